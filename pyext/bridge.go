@@ -1,0 +1,285 @@
+package pyext
+
+/*
+#include <stdlib.h>
+#include "bridge.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/memview/memview/memview"
+)
+
+// The functions in this file are called from C (module.c, exporter.c) with the
+// GIL held. Each recovers panics (guard), reports errors through an mv_err, and
+// hands C an array only as a runtime/cgo.Handle plus copied metadata.
+
+// fillMeta copies an array's metadata into m and gives C a new handle to it.
+// The handle is made last, after everything that can fail.
+func fillMeta(a *memview.Array, m *C.mv_meta) {
+	dt := a.DType()
+	shape, strides := a.Shape(), a.Strides()
+	m.buf = (*C.char)(a.Pointer())
+	m.len = C.int64_t(a.NBytes())
+	m.itemsize = C.int64_t(dt.Itemsize())
+	m.ndim = C.int32_t(len(shape))
+	m.readonly = cbool(a.ReadOnly())
+	m.c_contig = cbool(a.CContiguous())
+	m.f_contig = cbool(a.FContiguous())
+	putString(unsafe.Pointer(&m.format[0]), len(m.format), dt.Format())
+	putString(unsafe.Pointer(&m.dtype[0]), len(m.dtype), dt.Name())
+	putString(unsafe.Pointer(&m.typestr[0]), len(m.typestr), dt.Typestr())
+	for i := range shape {
+		m.shape[i] = C.int64_t(shape[i])
+		m.strides[i] = C.int64_t(strides[i])
+	}
+	m.handle = C.uintptr_t(newHandle(a))
+}
+
+func cbool(b bool) C.int32_t {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ints copies n int64s from C.
+func ints(p *C.int64_t, n C.int) []int {
+	if n <= 0 || p == nil {
+		return []int{}
+	}
+	src := unsafe.Slice((*int64)(unsafe.Pointer(p)), int(n))
+	out := make([]int, n)
+	for i, v := range src {
+		out[i] = int(v)
+	}
+	return out
+}
+
+// finish hands a new array to C, or reports err.
+func finish(a *memview.Array, err error, m *C.mv_meta, e *C.mv_err) C.int {
+	if err != nil {
+		return setErr(e, err)
+	}
+	fillMeta(a, m)
+	return 0
+}
+
+//export mvgo_empty
+func mvgo_empty(ndim C.int, shape *C.int64_t, dtype *C.char, order C.char, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	dt, err := memview.ParseDType(C.GoString(dtype))
+	if err != nil {
+		return setErr(e, err)
+	}
+	a, err := memview.Empty(nil, ints(shape, ndim), dt, byte(order))
+	return finish(a, err, m, e)
+}
+
+//export mvgo_import
+func mvgo_import(buf unsafe.Pointer, ndim C.int, shape, strides *C.int64_t, itemsize C.int64_t,
+	format *C.char, readonly C.int, token unsafe.Pointer, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	a, err := importBuffer(buf, ints(shape, ndim), strides, int(ndim), int(itemsize),
+		C.GoString(format), readonly != 0, token)
+	return finish(a, err, m, e)
+}
+
+// importBuffer wraps a Python exporter's memory without copying. Only the span the
+// view can reach is wrapped; element 0 sits at -lo inside it. The buffer's release
+// gives the Py_buffer (token) back to Python when the last reference goes.
+func importBuffer(buf unsafe.Pointer, shape []int, cstrides *C.int64_t, ndim, itemsize int,
+	format string, readonly bool, token unsafe.Pointer) (*memview.Array, error) {
+	dt, err := memview.DTypeFromFormat(format)
+	if err != nil {
+		return nil, fmt.Errorf("memview.from_buffer: %w", err)
+	}
+	if dt.Itemsize() != itemsize {
+		return nil, fmt.Errorf("memview.from_buffer: format %q has item size %d but the exporter says %d: %w",
+			format, dt.Itemsize(), itemsize, memview.ErrInvalid)
+	}
+	var strides []int
+	if cstrides != nil {
+		strides = ints(cstrides, C.int(ndim))
+	} else if strides, err = memview.ContiguousStrides(shape, itemsize, 'C'); err != nil {
+		return nil, fmt.Errorf("memview.from_buffer: %w", err)
+	}
+	for i, s := range strides {
+		if s%itemsize != 0 {
+			return nil, fmt.Errorf("memview.from_buffer: stride %d of axis %d is not a multiple of the item size %d: %w",
+				s, i, itemsize, memview.ErrInvalid)
+		}
+	}
+	if align := alignment(dt); uintptr(buf)%uintptr(align) != 0 {
+		return nil, fmt.Errorf("memview.from_buffer: data at %#x is not %d-byte aligned for %s: %w",
+			uintptr(buf), align, dt, memview.ErrInvalid)
+	}
+	lo, hi := memview.Layout{Shape: shape, Strides: strides, Itemsize: itemsize}.Span()
+	armed := false
+	b := memview.WrapExternal(unsafe.Add(buf, lo), hi-lo, readonly, func() {
+		if armed {
+			C.mv_release_import(token)
+		}
+	})
+	a, err := memview.NewArray(b, dt, shape, strides, -lo, readonly)
+	if err != nil {
+		_ = b.Release() // not armed: C gives the Py_buffer back itself
+		return nil, fmt.Errorf("memview.from_buffer: %w", err)
+	}
+	armed = true
+	_ = b.Release() // the array holds its own reference now
+	return a, nil
+}
+
+// alignment is the address alignment an element of dt needs.
+func alignment(dt memview.DType) int {
+	if dt.Kind() == 'c' {
+		return dt.Itemsize() / 2
+	}
+	return dt.Itemsize()
+}
+
+//export mvgo_release
+func mvgo_release(h C.uintptr_t, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	if err := dropHandle(uintptr(h)); err != nil {
+		return setErr(e, err)
+	}
+	return 0
+}
+
+// withArray runs fn on the array behind h.
+func withArray(h C.uintptr_t, e *C.mv_err, fn func(a *memview.Array) error) C.int {
+	a, err := lookup(uintptr(h))
+	if err == nil {
+		err = fn(a)
+	}
+	if err != nil {
+		return setErr(e, err)
+	}
+	return 0
+}
+
+//export mvgo_index
+func mvgo_index(h C.uintptr_t, n C.int, idx *C.mv_index, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	var keys []memview.Index
+	if n > 0 {
+		for _, k := range unsafe.Slice(idx, int(n)) {
+			switch k.kind {
+			case 0:
+				keys = append(keys, memview.Int(int(k.value)))
+			case 1:
+				keys = append(keys, memview.Index{Kind: memview.IndexSlice,
+					Start: int(k.start), Stop: int(k.stop), Step: int(k.step),
+					HasStart: k.has_start != 0, HasStop: k.has_stop != 0})
+			case 2:
+				keys = append(keys, memview.Ellipsis())
+			case 3:
+				keys = append(keys, memview.NewAxis())
+			default:
+				return setErr(e, fmt.Errorf("memview: bad index kind %d: %w", k.kind, memview.ErrIndex))
+			}
+		}
+	}
+	return withArray(h, e, func(a *memview.Array) error {
+		v, err := a.Index(keys...)
+		if err == nil {
+			fillMeta(v, m)
+		}
+		return err
+	})
+}
+
+//export mvgo_transpose
+func mvgo_transpose(h C.uintptr_t, n C.int, axes *C.int64_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	return withArray(h, e, func(a *memview.Array) error {
+		v, err := a.Transpose(ints(axes, n)...)
+		if err == nil {
+			fillMeta(v, m)
+		}
+		return err
+	})
+}
+
+//export mvgo_reshape
+func mvgo_reshape(h C.uintptr_t, n C.int, shape *C.int64_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	return withArray(h, e, func(a *memview.Array) error {
+		v, err := a.Reshape(ints(shape, n)...)
+		if err == nil {
+			fillMeta(v, m)
+		}
+		return err
+	})
+}
+
+//export mvgo_readonly
+func mvgo_readonly(h C.uintptr_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	return withArray(h, e, func(a *memview.Array) error {
+		v, err := a.AsReadOnly()
+		if err == nil {
+			fillMeta(v, m)
+		}
+		return err
+	})
+}
+
+//export mvgo_copy
+func mvgo_copy(h C.uintptr_t, order C.char, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	return withArray(h, e, func(a *memview.Array) error {
+		v, err := a.Copy(nil, byte(order))
+		if err == nil {
+			fillMeta(v, m)
+		}
+		return err
+	})
+}
+
+//export mvgo_copyto
+func mvgo_copyto(dst, src C.uintptr_t, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	return withArray(dst, e, func(d *memview.Array) error {
+		s, err := lookup(uintptr(src))
+		if err != nil {
+			return err
+		}
+		return memview.CopyInto(d, s)
+	})
+}
+
+//export mvgo_fill
+func mvgo_fill(h C.uintptr_t, item unsafe.Pointer, n C.int64_t, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	b := C.GoBytes(item, C.int(n))
+	return withArray(h, e, func(a *memview.Array) error { return a.FillBytes(b) })
+}
+
+//export mvgo_scale
+func mvgo_scale(h C.uintptr_t, f C.double, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	return withArray(h, e, func(a *memview.Array) error { return scale(a, float64(f)) })
+}
+
+//export mvgo_sum
+func mvgo_sum(h C.uintptr_t, out *C.double, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	return withArray(h, e, func(a *memview.Array) error {
+		s, err := sum(a)
+		*out = C.double(s)
+		return err
+	})
+}
+
+//export mvgo_pool_info
+func mvgo_pool_info(backend *C.char, nb C.int, warning *C.char, nw C.int) {
+	defer func() { _ = recover() }()
+	putString(unsafe.Pointer(backend), int(nb), memview.DefaultPool().BackendName())
+	putString(unsafe.Pointer(warning), int(nw), memview.DefaultPoolWarning())
+}

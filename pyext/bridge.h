@@ -1,0 +1,58 @@
+/*
+ * bridge.h — the data that crosses between pyext's C (which knows Python) and its
+ * Go (which knows memview). No Python types here, so the Go side can include it.
+ */
+#ifndef MEMVIEW_BRIDGE_H
+#define MEMVIEW_BRIDGE_H
+
+#include <stdint.h>
+
+#define MV_MAXDIM 64 /* PyBUF_MAX_NDIM */
+
+/* Exception kinds a Go error maps to (see errors.go). */
+enum {
+    MV_OK = 0,
+    MV_VALUE_ERROR = 1,
+    MV_TYPE_ERROR = 2,
+    MV_INDEX_ERROR = 3,
+    MV_BUFFER_ERROR = 4,
+    MV_MEMORY_ERROR = 5,
+    MV_SYSTEM_ERROR = 6, /* a recovered Go panic: a bug in memview */
+};
+
+/* mv_err carries a Go error to C. */
+typedef struct {
+    int kind;
+    char msg[512];
+} mv_err;
+
+/* mv_meta is everything the exporter caches in C when an array object is made, so
+ * that getbuffer and the attribute getters never call Go. */
+typedef struct {
+    uintptr_t handle; /* runtime/cgo.Handle of the Go *memview.Array */
+    char *buf;        /* address of element 0 (pinned or off the Go heap) */
+    int64_t len;      /* product(shape) * itemsize */
+    int64_t itemsize;
+    int32_t ndim;
+    int32_t readonly;
+    int32_t c_contig;
+    int32_t f_contig;
+    char format[8];   /* PEP 3118 format of one item */
+    char dtype[16];   /* NumPy name */
+    char typestr[8];  /* array-interface typestr */
+    int64_t shape[MV_MAXDIM];
+    int64_t strides[MV_MAXDIM]; /* signed, bytes */
+} mv_meta;
+
+/* One item of a basic-indexing key, as the Python facade encodes it. */
+typedef struct {
+    int64_t kind; /* 0 int, 1 slice, 2 ellipsis, 3 newaxis */
+    int64_t value; /* int index */
+    int64_t start, stop, step; /* slice; step 0 means None */
+    int64_t has_start, has_stop;
+} mv_index;
+
+/* Implemented in C, called from Go: give back a buffer imported from Python. */
+void mv_release_import(void *token);
+
+#endif

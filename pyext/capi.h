@@ -1,0 +1,49 @@
+/*
+ * capi.h — declarations shared by pyext's C files (Python side of the bridge).
+ * Everything here is written to the limited API of Python 3.11 (Py_LIMITED_API is
+ * set by build.py), so one abi3 extension serves 3.11 and newer.
+ */
+#ifndef MEMVIEW_CAPI_H
+#define MEMVIEW_CAPI_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+#include "bridge.h"
+
+/* MVArray is the instance layout of memview's array type. The metadata is copied
+ * from Go once, when the object is made; nothing in it changes afterwards except
+ * handle (cleared by release()) and exports. */
+typedef struct {
+    PyObject_HEAD
+    uintptr_t handle;      /* cgo.Handle of the Go *memview.Array; 0 once released */
+    char *buf;             /* element 0 */
+    Py_ssize_t len;        /* product(shape) * itemsize */
+    Py_ssize_t itemsize;
+    int ndim;
+    int readonly;
+    int c_contig;
+    int f_contig;
+    Py_ssize_t exports;    /* live Py_buffer exports */
+    Py_ssize_t *shape;     /* ndim entries, then ndim strides; NULL when ndim == 0 */
+    Py_ssize_t *strides;
+    PyObject *base;        /* what keeps the memory alive (source object or owning array), or NULL */
+    char format[8];
+    char dtype[16];
+    char typestr[8];
+} MVArray;
+
+extern PyObject *mv_array_base_type;  /* memview._core.ArrayBase */
+extern PyObject *mv_array_type;       /* the facade's subclass, set by set_array_type */
+
+PyObject *mv_make_base_type(void);
+int mv_is_array(PyObject *o);
+/* mv_new_array wraps Go metadata in a new array object (stealing the Go handle; on
+ * failure the handle is released). base may be NULL. */
+PyObject *mv_new_array(const mv_meta *m, PyObject *base);
+/* mv_raise turns an mv_err into a Python exception; returns NULL. */
+PyObject *mv_raise(const mv_err *e);
+/* mv_check_live raises ValueError for a released array; returns 0 if live. */
+int mv_check_live(MVArray *a);
+
+#endif

@@ -1,0 +1,60 @@
+package pyext
+
+/*
+#include "bridge.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/memview/memview/memview"
+)
+
+// kindOf maps a memview error to the Python exception C raises for it.
+func kindOf(err error) C.int {
+	switch {
+	case errors.Is(err, memview.ErrType):
+		return C.MV_TYPE_ERROR
+	case errors.Is(err, memview.ErrIndex):
+		return C.MV_INDEX_ERROR
+	case errors.Is(err, memview.ErrExported):
+		return C.MV_BUFFER_ERROR
+	case errors.Is(err, memview.ErrNoMemory):
+		return C.MV_MEMORY_ERROR
+	case errors.Is(err, errInternal):
+		return C.MV_SYSTEM_ERROR
+	default: // ErrInvalid, ErrReadOnly, ErrReleased and anything else
+		return C.MV_VALUE_ERROR
+	}
+}
+
+// errInternal marks a recovered Go panic: a bug in memview, reported as SystemError.
+var errInternal = errors.New("memview: internal error")
+
+// setErr writes err into e (which may be nil) and returns the failure code.
+func setErr(e *C.mv_err, err error) C.int {
+	if e == nil {
+		return -1
+	}
+	e.kind = kindOf(err)
+	putString(unsafe.Pointer(&e.msg[0]), len(e.msg), err.Error())
+	return -1
+}
+
+// putString copies s into a C char array of size n, NUL-terminated and truncated.
+func putString(dst unsafe.Pointer, n int, s string) {
+	b := unsafe.Slice((*byte)(dst), n)
+	k := copy(b[:n-1], s)
+	b[k] = 0
+}
+
+// guard recovers a panic in a function C called and turns it into an error:
+// no Go panic may cross into C.
+func guard(e *C.mv_err, rc *C.int) {
+	if r := recover(); r != nil {
+		*rc = setErr(e, fmt.Errorf("%w: Go panic: %v", errInternal, r))
+	}
+}

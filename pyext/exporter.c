@@ -1,0 +1,261 @@
+/*
+ * exporter.c — memview's array type: the buffer protocol and the cached attributes.
+ *
+ * getbuffer follows CPython's reference exporter, _testbuffer.ndarray
+ * (Modules/_testbuffer.c, ndarray_getbuf), check for check, and calls no Go: it
+ * reads only the metadata copied into the object when it was made.
+ */
+#include "capi.h"
+#include "_cgo_export.h"
+
+PyObject *mv_array_base_type = NULL;
+PyObject *mv_array_type = NULL;
+
+#define REQ(flags, f) (((flags) & (f)) == (f))
+
+static int
+array_getbuffer(PyObject *self, Py_buffer *view, int flags)
+{
+    MVArray *a = (MVArray *)self;
+    view->obj = NULL; /* the rule: obj is NULL whenever we fail */
+    if (a->handle == 0) {
+        PyErr_SetString(PyExc_BufferError, "memview: operation on a released array");
+        return -1;
+    }
+    /* PyBUF_WRITABLE: provide a writable buffer or fail. */
+    if ((flags & PyBUF_WRITABLE) && a->readonly) {
+        PyErr_SetString(PyExc_BufferError, "memview: array is read-only");
+        return -1;
+    }
+    /* Contiguity requests (each includes PyBUF_STRIDES). */
+    if (REQ(flags, PyBUF_C_CONTIGUOUS) && !a->c_contig) {
+        PyErr_SetString(PyExc_BufferError, "memview: array is not C-contiguous");
+        return -1;
+    }
+    if (REQ(flags, PyBUF_F_CONTIGUOUS) && !a->f_contig) {
+        PyErr_SetString(PyExc_BufferError, "memview: array is not Fortran contiguous");
+        return -1;
+    }
+    if (REQ(flags, PyBUF_ANY_CONTIGUOUS) && !a->c_contig && !a->f_contig) {
+        PyErr_SetString(PyExc_BufferError, "memview: array is not contiguous");
+        return -1;
+    }
+    /* Without PyBUF_STRIDES the consumer assumes C order: only a C-contiguous
+     * array can be described by shape alone. */
+    if (!REQ(flags, PyBUF_STRIDES) && !a->c_contig) {
+        PyErr_SetString(PyExc_BufferError, "memview: array is not C-contiguous");
+        return -1;
+    }
+    /* format is filled iff PyBUF_FORMAT; itemsize keeps the real item size. */
+    const char *format = (flags & PyBUF_FORMAT) ? a->format : NULL;
+    int ndim = a->ndim;
+    Py_ssize_t *shape = a->shape;
+    if (!REQ(flags, PyBUF_ND)) {
+        /* PyBUF_SIMPLE / PyBUF_WRITABLE: unsigned bytes; with a format that is
+         * a contradiction, as _testbuffer says. */
+        if (format != NULL) {
+            PyErr_SetString(PyExc_BufferError,
+                            "memview: cannot cast to unsigned bytes if the format flag is present");
+            return -1;
+        }
+        ndim = 1;
+        shape = NULL;
+    }
+    view->buf = a->buf;
+    view->len = a->len;
+    view->readonly = a->readonly;
+    view->itemsize = a->itemsize;
+    view->format = (char *)format;
+    view->ndim = ndim;
+    view->shape = shape;
+    view->strides = REQ(flags, PyBUF_STRIDES) ? a->strides : NULL;
+    view->suboffsets = NULL; /* memview never exports PIL-style buffers */
+    view->internal = NULL;
+    Py_INCREF(self);
+    view->obj = self;
+    a->exports++;
+    return 0;
+}
+
+static void
+array_releasebuffer(PyObject *self, Py_buffer *view)
+{
+    (void)view;
+    ((MVArray *)self)->exports--;
+}
+
+static void
+array_dealloc(PyObject *self)
+{
+    MVArray *a = (MVArray *)self;
+    PyTypeObject *tp = Py_TYPE(self);
+    if (a->handle != 0) {
+        mvgo_release((uintptr_t)a->handle, NULL);
+        a->handle = 0;
+    }
+    Py_CLEAR(a->base);
+    PyMem_Free(a->shape);
+    freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    tp_free(self);
+    Py_DECREF(tp);
+}
+
+int
+mv_check_live(MVArray *a)
+{
+    if (a->handle == 0) {
+        PyErr_SetString(PyExc_ValueError, "memview: operation on a released array");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- cached attributes (no Go calls) ---- */
+
+static PyObject *
+ssize_tuple(const Py_ssize_t *v, int n)
+{
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromSsize_t(v[i]);
+        if (x == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SetItem(t, i, x);
+    }
+    return t;
+}
+
+#define A ((MVArray *)self)
+static PyObject *get_shape(PyObject *self, void *c) { return ssize_tuple(A->shape, A->ndim); }
+static PyObject *get_strides(PyObject *self, void *c) { return ssize_tuple(A->strides, A->ndim); }
+static PyObject *get_ndim(PyObject *self, void *c) { return PyLong_FromLong(A->ndim); }
+static PyObject *get_itemsize(PyObject *self, void *c) { return PyLong_FromSsize_t(A->itemsize); }
+static PyObject *get_nbytes(PyObject *self, void *c) { return PyLong_FromSsize_t(A->len); }
+static PyObject *get_size(PyObject *self, void *c) { return PyLong_FromSsize_t(A->itemsize ? A->len / A->itemsize : 0); }
+static PyObject *get_readonly(PyObject *self, void *c) { return PyBool_FromLong(A->readonly); }
+static PyObject *get_c_contig(PyObject *self, void *c) { return PyBool_FromLong(A->c_contig); }
+static PyObject *get_f_contig(PyObject *self, void *c) { return PyBool_FromLong(A->f_contig); }
+static PyObject *get_format(PyObject *self, void *c) { return PyUnicode_FromString(A->format); }
+static PyObject *get_dtype(PyObject *self, void *c) { return PyUnicode_FromString(A->dtype); }
+static PyObject *get_typestr(PyObject *self, void *c) { return PyUnicode_FromString(A->typestr); }
+static PyObject *get_ptr(PyObject *self, void *c) { return PyLong_FromVoidPtr(A->buf); }
+static PyObject *get_exports(PyObject *self, void *c) { return PyLong_FromSsize_t(A->exports); }
+static PyObject *get_released(PyObject *self, void *c) { return PyBool_FromLong(A->handle == 0); }
+static PyObject *get_base(PyObject *self, void *c)
+{
+    PyObject *b = A->base ? A->base : Py_None;
+    Py_INCREF(b);
+    return b;
+}
+#undef A
+
+static PyGetSetDef array_getset[] = {
+    {"shape", get_shape, NULL, "Tuple of array dimensions.", NULL},
+    {"strides", get_strides, NULL, "Tuple of signed byte steps, one per dimension.", NULL},
+    {"ndim", get_ndim, NULL, "Number of dimensions.", NULL},
+    {"itemsize", get_itemsize, NULL, "Bytes per element.", NULL},
+    {"nbytes", get_nbytes, NULL, "Bytes of the elements (size * itemsize).", NULL},
+    {"size", get_size, NULL, "Number of elements.", NULL},
+    {"readonly", get_readonly, NULL, "True if the array cannot be written.", NULL},
+    {"c_contiguous", get_c_contig, NULL, "True if the elements are C-contiguous.", NULL},
+    {"f_contiguous", get_f_contig, NULL, "True if the elements are Fortran-contiguous.", NULL},
+    {"format", get_format, NULL, "PEP 3118 format of one element.", NULL},
+    {"dtype", get_dtype, NULL, "NumPy name of the element type.", NULL},
+    {"typestr", get_typestr, NULL, "Array-interface type string, e.g. '<f8'.", NULL},
+    {"ptr", get_ptr, NULL, "Address of element 0.", NULL},
+    {"base", get_base, NULL, "The object that keeps the memory alive, or None for an owner.", NULL},
+    {"released", get_released, NULL, "True once release() has been called.", NULL},
+    {"_exports", get_exports, NULL, "Number of live buffer exports.", NULL},
+    {NULL},
+};
+
+static PyType_Slot array_slots[] = {
+    {Py_tp_dealloc, array_dealloc},
+    {Py_tp_getset, array_getset},
+    {Py_bf_getbuffer, array_getbuffer},
+    {Py_bf_releasebuffer, array_releasebuffer},
+    {Py_tp_doc, "Base of memview.Array: a strided view of Go-owned or imported memory."},
+    {0, NULL},
+};
+
+static PyType_Spec array_spec = {
+    .name = "memview._core.ArrayBase",
+    .basicsize = sizeof(MVArray),
+    .itemsize = 0,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .slots = array_slots,
+};
+
+PyObject *
+mv_make_base_type(void)
+{
+    return PyType_FromSpec(&array_spec);
+}
+
+int
+mv_is_array(PyObject *o)
+{
+    return mv_array_base_type != NULL && PyObject_TypeCheck(o, (PyTypeObject *)mv_array_base_type);
+}
+
+PyObject *
+mv_new_array(const mv_meta *m, PyObject *base)
+{
+    PyTypeObject *tp = (PyTypeObject *)(mv_array_type ? mv_array_type : mv_array_base_type);
+    allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
+    MVArray *a = (MVArray *)alloc(tp, 0);
+    if (a == NULL) {
+        mvgo_release((uintptr_t)m->handle, NULL);
+        return NULL;
+    }
+    if (m->ndim > 0) {
+        a->shape = PyMem_Malloc(2 * (size_t)m->ndim * sizeof(Py_ssize_t));
+        if (a->shape == NULL) {
+            mvgo_release((uintptr_t)m->handle, NULL);
+            Py_DECREF(a);
+            return PyErr_NoMemory();
+        }
+        a->strides = a->shape + m->ndim;
+        for (int i = 0; i < m->ndim; i++) {
+            a->shape[i] = (Py_ssize_t)m->shape[i];
+            a->strides[i] = (Py_ssize_t)m->strides[i];
+        }
+    }
+    a->handle = m->handle;
+    a->buf = m->buf;
+    a->len = (Py_ssize_t)m->len;
+    a->itemsize = (Py_ssize_t)m->itemsize;
+    a->ndim = m->ndim;
+    a->readonly = m->readonly;
+    a->c_contig = m->c_contig;
+    a->f_contig = m->f_contig;
+    memcpy(a->format, m->format, sizeof a->format);
+    memcpy(a->dtype, m->dtype, sizeof a->dtype);
+    memcpy(a->typestr, m->typestr, sizeof a->typestr);
+    a->format[sizeof a->format - 1] = 0;
+    a->dtype[sizeof a->dtype - 1] = 0;
+    a->typestr[sizeof a->typestr - 1] = 0;
+    Py_XINCREF(base);
+    a->base = base;
+    return (PyObject *)a;
+}
+
+PyObject *
+mv_raise(const mv_err *e)
+{
+    PyObject *exc;
+    switch (e->kind) {
+    case MV_TYPE_ERROR: exc = PyExc_TypeError; break;
+    case MV_INDEX_ERROR: exc = PyExc_IndexError; break;
+    case MV_BUFFER_ERROR: exc = PyExc_BufferError; break;
+    case MV_MEMORY_ERROR: exc = PyExc_MemoryError; break;
+    case MV_SYSTEM_ERROR: exc = PyExc_SystemError; break;
+    default: exc = PyExc_ValueError; break;
+    }
+    PyErr_SetString(exc, e->msg);
+    return NULL;
+}

@@ -1,0 +1,220 @@
+"""memview: zero-copy memory views between Go and Python.
+
+Go owns the memory of the arrays made here (empty, zeros, full, arange), and NumPy,
+memoryview and every other buffer-protocol consumer use it in place. from_buffer
+goes the other way: any PEP 3118 exporter (a NumPy array, bytearray, array.array,
+mmap, memoryview) becomes a memview array over the same memory, which Go code can
+work on in place.
+
+    >>> import memview as mv, numpy as np
+    >>> a = mv.zeros((2, 3))
+    >>> n = np.asarray(a)          # no copy: NumPy writes into Go memory
+    >>> n[1, 2] = 7
+    >>> a[1, 2]
+    7.0
+"""
+from __future__ import annotations
+
+import math as _math
+import struct as _struct
+import warnings as _warnings
+
+from . import pyext as _pyext
+
+_pyext.Install()  # creates memview._core (C array type + Go bridge) once
+
+from . import _core, _dtypes  # noqa: E402
+from ._array import Array, from_nested as _from_nested  # noqa: E402
+
+__all__ = [
+    "Array", "Pool", "empty", "zeros", "full", "arange", "from_buffer", "asarray",
+    "default_pool", "live_handles", "scale_in_go", "sum_in_go", "DTYPES", "__version__",
+]
+__version__ = "0.1.0"
+
+#: The element types memview supports, by NumPy name.
+DTYPES = tuple(_dtypes.STRUCT)
+
+_ORDERS = ("C", "F")
+
+
+def _shape(shape) -> tuple:
+    if isinstance(shape, (list, tuple)):
+        dims = tuple(shape)
+    else:
+        dims = (shape,)
+    out = []
+    for d in dims:
+        if isinstance(d, bool) or not hasattr(d, "__index__"):
+            raise TypeError(f"memview: shape entries must be integers, not {type(d).__name__!r}")
+        out.append(d.__index__())
+    return tuple(out)
+
+
+def _dtype_name(dtype) -> str:
+    if isinstance(dtype, str):
+        return dtype
+    name = getattr(dtype, "name", None)  # a numpy.dtype
+    if isinstance(name, str):
+        return name
+    if isinstance(dtype, type):  # float, int, bool, complex, numpy scalar types
+        py = {float: "float64", int: "int64", bool: "bool", complex: "complex128"}.get(dtype)
+        if py:
+            return py
+        name = getattr(dtype, "__name__", None)
+        if isinstance(name, str):
+            return name
+    raise TypeError(f"memview: data type {dtype!r} not understood")
+
+
+def _check_device(device):
+    if device != "cpu":
+        raise ValueError(f"memview: device {device!r} is not supported yet; only 'cpu' is")
+
+
+def empty(shape, dtype="float64", *, order="C", device="cpu") -> Array:
+    """A new array in Go-owned memory (64-byte aligned, never moves, zero-filled)."""
+    _check_device(device)
+    if order not in _ORDERS:
+        raise ValueError(f"memview: order must be 'C' or 'F', not {order!r}")
+    return _core.empty(_shape(shape), _dtype_name(dtype), order)
+
+
+def zeros(shape, dtype="float64", *, order="C", device="cpu") -> Array:
+    """A new zero-filled array in Go-owned memory."""
+    return empty(shape, dtype, order=order, device=device)
+
+
+def _default_dtype(value) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int64"
+    if isinstance(value, complex):
+        return "complex128"
+    return "float64"
+
+
+def full(shape, value, dtype=None, *, order="C", device="cpu") -> Array:
+    """A new array in Go-owned memory with every element set to value."""
+    a = empty(shape, _default_dtype(value) if dtype is None else dtype, order=order, device=device)
+    try:
+        a.fill(value)
+    except BaseException:
+        a.release()
+        raise
+    return a
+
+
+def arange(start, stop=None, step=1, *, dtype=None, device="cpu") -> Array:
+    """Evenly spaced values in [start, stop) as a new 1-D array in Go-owned memory."""
+    if stop is None:
+        start, stop = 0, start
+    if step == 0:
+        raise ValueError("memview: arange step must not be zero")
+    if dtype is None:
+        dtype = "int64" if all(isinstance(v, int) for v in (start, stop, step)) else "float64"
+    dtype = _dtype_name(dtype)
+    n = max(0, _math.ceil((stop - start) / step)) if not all(
+        isinstance(v, int) for v in (start, stop, step)) else max(0, -(-(stop - start) // step))
+    a = empty((n,), dtype, device=device)
+    if n:
+        values = (start + i * step for i in range(n))
+        if dtype.startswith("complex"):
+            data = b"".join(_dtypes.pack(dtype, v) for v in values)
+        else:
+            code = f"={n}{_dtypes.STRUCT[dtype]}"
+            data = _struct.pack(code, *(_dtypes.convert(dtype, v) for v in values))
+        memoryview(a).cast("B")[:] = data
+    return a
+
+
+def from_buffer(obj, *, writable=None) -> Array:
+    """An array over obj's memory, without copying; obj is kept alive while it is used.
+
+    obj is any PEP 3118 exporter. writable=None takes the source's own read-only
+    flag, False makes the array read-only, True requires a writable source
+    (BufferError otherwise).
+    """
+    if writable is None:
+        flag = -1
+    elif writable is True or writable is False:
+        flag = int(writable)
+    else:
+        raise TypeError("memview.from_buffer: writable must be None, True or False")
+    return _core.from_buffer(obj, flag)
+
+
+def asarray(obj) -> Array:
+    """obj itself if it is a memview array, else a zero-copy array over its memory."""
+    if isinstance(obj, Array):
+        return obj
+    return from_buffer(obj)
+
+
+class Pool:
+    """Statistics of memview's default memory pool (all in bytes or counts)."""
+
+    __slots__ = ()
+
+    @property
+    def bytes_allocated(self) -> int:
+        """Bytes allocated now and not yet freed."""
+        return _pyext.PoolBytesAllocated()
+
+    @property
+    def max_memory(self) -> int:
+        """The peak of bytes_allocated."""
+        return _pyext.PoolMaxMemory()
+
+    @property
+    def total_bytes_allocated(self) -> int:
+        """Bytes of every allocation made, freed or not."""
+        return _pyext.PoolTotalBytesAllocated()
+
+    @property
+    def num_allocations(self) -> int:
+        """Number of allocations made."""
+        return _pyext.PoolNumAllocations()
+
+    @property
+    def num_live(self) -> int:
+        """Number of allocations not yet freed."""
+        return _pyext.PoolNumLive()
+
+    @property
+    def backend_name(self) -> str:
+        """The allocator behind the pool: "host" (default), "go" or "mmap"."""
+        return _core.pool_info()[0]
+
+    def __repr__(self):
+        return (f"memview.Pool(backend={self.backend_name!r}, bytes_allocated={self.bytes_allocated}, "
+                f"max_memory={self.max_memory}, num_allocations={self.num_allocations})")
+
+
+_POOL = Pool()
+
+
+def default_pool() -> Pool:
+    """The pool every memview allocation comes from (MEMVIEW_DEFAULT_POOL picks its backend)."""
+    return _POOL
+
+
+def scale_in_go(a: Array, factor: float) -> None:
+    """Go code multiplies every element of a by factor, in place (a Go-side consumer)."""
+    _core.go_scale(a, factor)
+
+
+def sum_in_go(a: Array) -> float:
+    """Go code reads every element of a and returns their sum (a Go-side consumer)."""
+    return _core.go_sum(a)
+
+
+def live_handles() -> int:
+    """Number of array objects whose Go handle is alive (0 when every array is gone)."""
+    return _pyext.LiveHandles()
+
+
+_warning = _core.pool_info()[1]
+if _warning:
+    _warnings.warn(_warning, RuntimeWarning, stacklevel=2)

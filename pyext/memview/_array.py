@@ -1,0 +1,267 @@
+"""memview.Array: the Python methods of memview's array type.
+
+The type's storage, the buffer protocol and the cached attributes (shape, strides,
+dtype, ptr, ...) live in C (memview._core.ArrayBase); layouts, copies and fills
+are done in Go. This module adds indexing, conversion and the NumPy-like methods.
+"""
+from __future__ import annotations
+
+import numbers
+import operator
+
+from . import _core, _dtypes
+
+_BIG = 1 << 62  # slice bounds beyond this are clamped; they mean "to the end" anyway
+
+
+def _clamp(v):
+    if v is None:
+        return None
+    v = operator.index(v)
+    return max(-_BIG, min(_BIG, v))
+
+
+def encode_key(key, ndim: int):
+    """Encode a basic-indexing key for _core.view; also say whether it selects one element."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    out = []
+    nint = 0
+    scalar = True
+    for k in key:
+        if k is Ellipsis:
+            out.append((2, 0, 0, 0, 0, 0, 0))
+            scalar = False
+        elif k is None:
+            out.append((3, 0, 0, 0, 0, 0, 0))
+            scalar = False
+        elif isinstance(k, slice):
+            try:
+                start, stop, step = _clamp(k.start), _clamp(k.stop), _clamp(k.step)
+            except TypeError:
+                raise TypeError("memview: slice indices must be integers or None "
+                                "or have an __index__ method") from None
+            out.append((1, 0, start or 0, stop or 0, step or 0,
+                        start is not None, stop is not None))
+            scalar = False
+        elif isinstance(k, bool) or type(k).__name__ == "bool_":
+            raise IndexError("memview: boolean indexes are not supported (basic indexing only)")
+        else:
+            try:
+                i = operator.index(k)
+            except TypeError:
+                raise IndexError("memview: only integers, slices (`:`), ellipsis (`...`) and None "
+                                 f"are valid indices, not {type(k).__name__!r}") from None
+            if not -_BIG <= i <= _BIG:
+                raise IndexError(f"memview: index {i} is out of bounds")
+            out.append((0, i, 0, 0, 0, 0, 0))
+            nint += 1
+    return tuple(out), scalar and nint == ndim
+
+
+def _nested_shape(value):
+    shape = []
+    while isinstance(value, (list, tuple)):
+        shape.append(len(value))
+        if not value:
+            break
+        value = value[0]
+    return tuple(shape)
+
+
+def _flatten(value, shape, depth, out):
+    if depth == len(shape):
+        if isinstance(value, (list, tuple)):
+            raise ValueError("memview: setting an array element with a sequence "
+                             "(the nested sequence is ragged)")
+        out.append(value)
+        return
+    if not isinstance(value, (list, tuple)) or len(value) != shape[depth]:
+        raise ValueError(f"memview: the nested sequence is ragged at depth {depth} "
+                         f"(expected length {shape[depth]})")
+    for v in value:
+        _flatten(v, shape, depth + 1, out)
+
+
+def from_nested(value, dtype: str):
+    """A new Go-owned array holding the values of a nested list/tuple (a copy)."""
+    shape = _nested_shape(value)
+    flat = []
+    _flatten(value, shape, 0, flat)
+    arr = _core.empty(shape, dtype, "C")
+    if flat:
+        data = b"".join(_dtypes.pack(dtype, v) for v in flat)
+        memoryview(arr).cast("B")[:] = data
+    return arr
+
+
+def _as_source(value, dtype: str):
+    """What to write into an array of dtype: element bytes (a fill) or an Array (a copy)."""
+    if isinstance(value, _core.ArrayBase):
+        if value.dtype == dtype:
+            return value
+        return from_nested(value.tolist(), dtype) if value.ndim else _dtypes.pack(dtype, value[()])
+    if isinstance(value, numbers.Number):
+        return _dtypes.pack(dtype, value)
+    if isinstance(value, (list, tuple)):
+        return from_nested(value, dtype)
+    try:
+        src = _core.from_buffer(value, -1)
+    except TypeError:
+        raise TypeError(f"memview: cannot assign a {type(value).__name__!r} to a {dtype} array") from None
+    except ValueError:
+        src = None  # a format memview cannot read directly: convert its values
+    if src is not None and src.dtype == dtype:
+        return src
+    values = memoryview(value).tolist()
+    return from_nested(values, dtype) if isinstance(values, list) else _dtypes.pack(dtype, values)
+
+
+class Array(_core.ArrayBase):
+    """A strided view of memory that Go owns or that memview borrows from an exporter.
+
+    Create arrays with memview.empty, zeros, full, arange or from_buffer. Arrays
+    export the buffer protocol, so memoryview(a) and numpy.asarray(a) use the same
+    memory without a copy. Indexing with integers, slices, ``...`` and None gives
+    views; integers for every axis give a Python scalar.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError("memview.Array cannot be created directly; use memview.empty, zeros, "
+                        "full, arange or from_buffer")
+
+    # -- indexing
+    def __getitem__(self, key):
+        enc, scalar = encode_key(key, self.ndim)
+        v = _core.view(self, enc)
+        return v.item() if scalar else v
+
+    def __setitem__(self, key, value):
+        enc, _ = encode_key(key, self.ndim)
+        dst = _core.view(self, enc)
+        if dst.readonly:
+            raise ValueError("memview: assignment destination is read-only")
+        src = _as_source(value, dst.dtype)
+        if isinstance(src, bytes):
+            _core.fill(dst, src)
+        else:
+            _core.copyto(dst, src)
+
+    def __len__(self):
+        if self.ndim == 0:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self.shape[0]):
+            yield self[i]
+
+    # -- elements and conversion
+    def item(self, *index):
+        """The element at index (all axes) as a Python scalar; no index for size-1 arrays."""
+        if index:
+            if len(index) == 1 and isinstance(index[0], tuple):
+                index = index[0]
+            return self[index] if len(index) == self.ndim else self[index].item()
+        if self.size != 1:
+            raise ValueError("memview: can only convert an array of size 1 to a Python scalar")
+        one = self.reshape(()) if self.ndim else self
+        if one.format in _dtypes.MEMORYVIEW_FORMATS:
+            return memoryview(one)[()]
+        return _dtypes.unpacker(self.dtype)(memoryview(one).tobytes())
+
+    def tolist(self):
+        """The elements as nested Python lists (a scalar for a 0-d array)."""
+        if self.format in _dtypes.MEMORYVIEW_FORMATS:
+            return memoryview(self).tolist()
+        values = list(_dtypes.iter_values(self.dtype, memoryview(self).tobytes()))
+        if self.ndim == 0:
+            return values[0]
+
+        def nest(dim, start):
+            n = self.shape[dim]
+            if dim == self.ndim - 1:
+                return values[start:start + n], start + n
+            out = []
+            for _ in range(n):
+                sub, start = nest(dim + 1, start)
+                out.append(sub)
+            return out, start
+
+        return nest(0, 0)[0]
+
+    def tobytes(self, order="C"):
+        """The elements' bytes in C ('C'), Fortran ('F') or memory ('A') order (a copy)."""
+        if order not in ("C", "F", "A"):
+            raise ValueError(f"memview: order must be 'C', 'F' or 'A', not {order!r}")
+        return memoryview(self).tobytes(order=order)
+
+    def fill(self, value):
+        """Set every element to value, in place."""
+        if self.readonly:
+            raise ValueError("memview: assignment destination is read-only")
+        _core.fill(self, _dtypes.pack(self.dtype, value))
+
+    # -- views and copies
+    @property
+    def T(self):
+        """The transposed view (axes reversed)."""
+        return _core.transpose(self, ())
+
+    def transpose(self, *axes):
+        """A view with the axes permuted (reversed when none are given)."""
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = () if axes[0] is None else tuple(axes[0])
+        return _core.transpose(self, tuple(operator.index(a) for a in axes))
+
+    def reshape(self, *shape):
+        """A view with a new shape; ValueError when the layout needs a copy (call copy() first)."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return _core.reshape(self, tuple(operator.index(s) for s in shape))
+
+    def copy(self, order="C"):
+        """A deep copy in new Go-owned memory, laid out in order 'C', 'F', 'A' or 'K'."""
+        if order not in ("C", "F", "A", "K"):
+            raise ValueError(f"memview: order must be 'C', 'F', 'A' or 'K', not {order!r}")
+        return _core.copy(self, order)
+
+    def to(self, device):
+        """The array on device; only "cpu" exists today (CUDA arrays are not implemented yet)."""
+        if device != "cpu":
+            raise ValueError(f"memview: device {device!r} is not supported yet; only 'cpu' is")
+        return self
+
+    @property
+    def device(self):
+        """Where the memory is: "cpu"."""
+        return "cpu"
+
+    # -- lifetime
+    def release(self):
+        """Give the memory reference back now (BufferError while buffers are exported)."""
+        _core.release(self)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.release()
+
+    def __repr__(self):
+        if self.released:
+            return "<released memview.Array>"
+        if self.size <= 1000:
+            body = repr(self.tolist())
+        else:
+            body = f"<{self.size} elements>"
+        return f"memview.Array({body}, shape={self.shape}, dtype={self.dtype!r})"
+
+    __hash__ = None
+
+
+_core.set_array_type(Array)

@@ -1,0 +1,454 @@
+/*
+ * module.c — memview._core: the functions the Python facade calls. Each parses
+ * its arguments, calls one Go function (pyext/bridge.go) with the GIL held, and
+ * turns the result into an array object or a Python exception.
+ *
+ * The module is made by mv_install (called once, through gopy, from
+ * memview/__init__.py) and placed in sys.modules as "memview._core".
+ */
+#include "capi.h"
+#include "_cgo_export.h"
+
+_Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t), "memview needs a 64-bit Py_ssize_t");
+
+static MVArray *
+live_array(PyObject *o, const char *what)
+{
+    if (!mv_is_array(o)) {
+        PyErr_Format(PyExc_TypeError, "memview: %s must be a memview.Array", what);
+        return NULL;
+    }
+    MVArray *a = (MVArray *)o;
+    return mv_check_live(a) < 0 ? NULL : a;
+}
+
+/* Parse a tuple of ints into out[0..n). Returns n or -1. */
+static int
+int64_tuple(PyObject *t, int64_t *out, const char *what)
+{
+    if (!PyTuple_Check(t)) {
+        PyErr_Format(PyExc_TypeError, "memview: %s must be a tuple of ints", what);
+        return -1;
+    }
+    Py_ssize_t n = PyTuple_Size(t);
+    if (n > MV_MAXDIM) {
+        PyErr_Format(PyExc_ValueError, "memview: %s has %zd dimensions; at most %d are allowed",
+                     what, n, MV_MAXDIM);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyTuple_GetItem(t, i);
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(x, &overflow);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (overflow) {
+            PyErr_Format(PyExc_ValueError, "memview: %s[%zd] does not fit in 64 bits", what, i);
+            return -1;
+        }
+        out[i] = (int64_t)v;
+    }
+    return (int)n;
+}
+
+static PyObject *
+finish(int rc, const mv_meta *m, const mv_err *e, PyObject *base)
+{
+    if (rc != 0)
+        return mv_raise(e);
+    return mv_new_array(m, base);
+}
+
+/* A view's base is the owner of its memory: the parent's base, or the parent. */
+static PyObject *
+view_base(MVArray *parent)
+{
+    return parent->base ? parent->base : (PyObject *)parent;
+}
+
+/* empty(shape: tuple[int], dtype: str, order: str) -> Array, zero-filled */
+static PyObject *
+core_empty(PyObject *mod, PyObject *args)
+{
+    PyObject *shape_t;
+    const char *dtype, *order;
+    if (!PyArg_ParseTuple(args, "Oss", &shape_t, &dtype, &order))
+        return NULL;
+    int64_t shape[MV_MAXDIM];
+    int n = int64_tuple(shape_t, shape, "shape");
+    if (n < 0)
+        return NULL;
+    mv_meta m;
+    mv_err e;
+    int rc = mvgo_empty(n, shape, (char *)dtype, order[0], &m, &e);
+    return finish(rc, &m, &e, NULL);
+}
+
+/* ---- import of any PEP 3118 exporter ---- */
+
+/* The Py_buffer of an import lives until Go drops the last reference to it. */
+void
+mv_release_import(void *token)
+{
+    PyGILState_STATE st = PyGILState_Ensure();
+    Py_buffer *view = (Py_buffer *)token;
+    PyBuffer_Release(view);
+    PyMem_Free(view);
+    PyGILState_Release(st);
+}
+
+/* from_buffer(obj, writable: int) -> Array; writable: -1 as the source, 0 read-only, 1 writable */
+static PyObject *
+core_from_buffer(PyObject *mod, PyObject *args)
+{
+    PyObject *obj;
+    int writable;
+    if (!PyArg_ParseTuple(args, "Oi", &obj, &writable))
+        return NULL;
+    if (!PyObject_CheckBuffer(obj)) {
+        PyObject *name = PyType_GetName(Py_TYPE(obj));
+        PyErr_Format(PyExc_TypeError,
+                     "memview.from_buffer: an object with the buffer protocol is required, not %R", name);
+        Py_XDECREF(name);
+        return NULL;
+    }
+    Py_buffer *view = PyMem_Calloc(1, sizeof(Py_buffer));
+    if (view == NULL)
+        return PyErr_NoMemory();
+    int flags = writable == 1 ? PyBUF_FULL : PyBUF_FULL_RO;
+    if (PyObject_GetBuffer(obj, view, flags) < 0) {
+        PyMem_Free(view);
+        if (writable == 1 && PyErr_ExceptionMatches(PyExc_BufferError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_BufferError,
+                            "memview.from_buffer: writable=True but the source is read-only");
+        }
+        return NULL;
+    }
+    if (view->suboffsets != NULL) {
+        for (int i = 0; i < view->ndim; i++) {
+            if (view->suboffsets[i] >= 0) {
+                PyBuffer_Release(view);
+                PyMem_Free(view);
+                PyErr_SetString(PyExc_ValueError,
+                                "memview.from_buffer: PIL-style buffers (suboffsets) are not supported");
+                return NULL;
+            }
+        }
+    }
+    int readonly = view->readonly || writable == 0;
+    /* An exporter asked for PyBUF_FULL_RO fills shape whenever ndim > 0; be
+     * lenient with one that does not and read it as bytes. */
+    int64_t shape1 = view->itemsize ? view->len / view->itemsize : 0;
+    const int64_t *shape = (const int64_t *)view->shape;
+    int ndim = view->ndim;
+    if (ndim > 0 && shape == NULL) {
+        shape = &shape1;
+        ndim = 1;
+    }
+    mv_meta m;
+    mv_err e;
+    int rc = mvgo_import(view->buf, ndim, (int64_t *)shape, (int64_t *)view->strides,
+                         view->itemsize, view->format ? view->format : "B", readonly, view, &m, &e);
+    if (rc != 0) {
+        /* Go did not take the token: give the buffer back here. */
+        PyBuffer_Release(view);
+        PyMem_Free(view);
+        return mv_raise(&e);
+    }
+    return mv_new_array(&m, obj);
+}
+
+/* ---- views ---- */
+
+/* view(a, key: tuple of 7-int tuples) -> Array (basic indexing) */
+static PyObject *
+core_view(PyObject *mod, PyObject *args)
+{
+    PyObject *o, *key;
+    if (!PyArg_ParseTuple(args, "OO!", &o, &PyTuple_Type, &key))
+        return NULL;
+    MVArray *a = live_array(o, "array");
+    if (a == NULL)
+        return NULL;
+    Py_ssize_t n = PyTuple_Size(key);
+    if (n > 2 * MV_MAXDIM) {
+        PyErr_SetString(PyExc_IndexError, "memview: too many indices");
+        return NULL;
+    }
+    mv_index idx[2 * MV_MAXDIM];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t f[7];
+        PyObject *item = PyTuple_GetItem(key, i);
+        if (!PyTuple_Check(item) || PyTuple_Size(item) != 7) {
+            PyErr_SetString(PyExc_TypeError, "memview: malformed index key");
+            return NULL;
+        }
+        if (int64_tuple(item, f, "index") < 0)
+            return NULL;
+        idx[i] = (mv_index){.kind = f[0], .value = f[1], .start = f[2], .stop = f[3],
+                            .step = f[4], .has_start = f[5], .has_stop = f[6]};
+    }
+    mv_meta m;
+    mv_err e;
+    int rc = mvgo_index(a->handle, (int)n, idx, &m, &e);
+    return finish(rc, &m, &e, view_base(a));
+}
+
+/* transpose(a, axes: tuple) -> Array; () reverses the axes */
+static PyObject *
+core_transpose(PyObject *mod, PyObject *args)
+{
+    PyObject *o, *axes_t;
+    if (!PyArg_ParseTuple(args, "OO", &o, &axes_t))
+        return NULL;
+    MVArray *a = live_array(o, "array");
+    if (a == NULL)
+        return NULL;
+    int64_t axes[MV_MAXDIM];
+    int n = int64_tuple(axes_t, axes, "axes");
+    if (n < 0)
+        return NULL;
+    mv_meta m;
+    mv_err e;
+    int rc = mvgo_transpose(a->handle, n, axes, &m, &e);
+    return finish(rc, &m, &e, view_base(a));
+}
+
+/* reshape(a, shape: tuple) -> Array view, or ValueError if a copy is needed */
+static PyObject *
+core_reshape(PyObject *mod, PyObject *args)
+{
+    PyObject *o, *shape_t;
+    if (!PyArg_ParseTuple(args, "OO", &o, &shape_t))
+        return NULL;
+    MVArray *a = live_array(o, "array");
+    if (a == NULL)
+        return NULL;
+    int64_t shape[MV_MAXDIM];
+    int n = int64_tuple(shape_t, shape, "shape");
+    if (n < 0)
+        return NULL;
+    mv_meta m;
+    mv_err e;
+    int rc = mvgo_reshape(a->handle, n, shape, &m, &e);
+    return finish(rc, &m, &e, view_base(a));
+}
+
+/* readonly_view(a) -> Array: the same elements, read-only */
+static PyObject *
+core_readonly_view(PyObject *mod, PyObject *o)
+{
+    MVArray *a = live_array(o, "array");
+    if (a == NULL)
+        return NULL;
+    mv_meta m;
+    mv_err e;
+    int rc = mvgo_readonly(a->handle, &m, &e);
+    return finish(rc, &m, &e, view_base(a));
+}
+
+/* ---- copies and writes (Go does the work) ---- */
+
+/* copy(a, order: str) -> new Go-owned Array */
+static PyObject *
+core_copy(PyObject *mod, PyObject *args)
+{
+    PyObject *o;
+    const char *order;
+    if (!PyArg_ParseTuple(args, "Os", &o, &order))
+        return NULL;
+    MVArray *a = live_array(o, "array");
+    if (a == NULL)
+        return NULL;
+    mv_meta m;
+    mv_err e;
+    int rc = mvgo_copy(a->handle, order[0], &m, &e);
+    return finish(rc, &m, &e, NULL);
+}
+
+/* copyto(dst, src): strided copy with broadcasting; overlap-safe */
+static PyObject *
+core_copyto(PyObject *mod, PyObject *args)
+{
+    PyObject *d, *s;
+    if (!PyArg_ParseTuple(args, "OO", &d, &s))
+        return NULL;
+    MVArray *dst = live_array(d, "destination");
+    if (dst == NULL)
+        return NULL;
+    MVArray *src = live_array(s, "source");
+    if (src == NULL)
+        return NULL;
+    mv_err e;
+    if (mvgo_copyto(dst->handle, src->handle, &e) != 0)
+        return mv_raise(&e);
+    Py_RETURN_NONE;
+}
+
+/* fill(a, item: bytes) — item is one element's bytes */
+static PyObject *
+core_fill(PyObject *mod, PyObject *args)
+{
+    PyObject *o;
+    const char *item;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "Oy#", &o, &item, &n))
+        return NULL;
+    MVArray *a = live_array(o, "array");
+    if (a == NULL)
+        return NULL;
+    mv_err e;
+    if (mvgo_fill(a->handle, (void *)item, n, &e) != 0)
+        return mv_raise(&e);
+    Py_RETURN_NONE;
+}
+
+/* release(a): drop the array's memory now; BufferError while exported */
+static PyObject *
+core_release(PyObject *mod, PyObject *o)
+{
+    if (!mv_is_array(o)) {
+        PyErr_SetString(PyExc_TypeError, "memview: release needs a memview.Array");
+        return NULL;
+    }
+    MVArray *a = (MVArray *)o;
+    if (a->handle == 0)
+        Py_RETURN_NONE; /* releasing twice is harmless, as for memoryview */
+    if (a->exports > 0) {
+        PyErr_Format(PyExc_BufferError,
+                     "memview: cannot release an array with %zd live buffer export(s)", a->exports);
+        return NULL;
+    }
+    mv_err e;
+    uintptr_t h = a->handle;
+    a->handle = 0;
+    if (mvgo_release(h, &e) != 0)
+        return mv_raise(&e);
+    Py_RETURN_NONE;
+}
+
+/* go_scale(a, factor): Go multiplies every element in place (a Go-side consumer) */
+static PyObject *
+core_go_scale(PyObject *mod, PyObject *args)
+{
+    PyObject *o;
+    double f;
+    if (!PyArg_ParseTuple(args, "Od", &o, &f))
+        return NULL;
+    MVArray *a = live_array(o, "array");
+    if (a == NULL)
+        return NULL;
+    mv_err e;
+    if (mvgo_scale(a->handle, f, &e) != 0)
+        return mv_raise(&e);
+    Py_RETURN_NONE;
+}
+
+/* go_sum(a) -> float: Go reads every element (a Go-side consumer) */
+static PyObject *
+core_go_sum(PyObject *mod, PyObject *o)
+{
+    MVArray *a = live_array(o, "array");
+    if (a == NULL)
+        return NULL;
+    double out = 0;
+    mv_err e;
+    if (mvgo_sum(a->handle, &out, &e) != 0)
+        return mv_raise(&e);
+    return PyFloat_FromDouble(out);
+}
+
+/* pool_info() -> (backend, warning) of the default pool */
+static PyObject *
+core_pool_info(PyObject *mod, PyObject *unused)
+{
+    char backend[64], warning[512];
+    mvgo_pool_info(backend, sizeof backend, warning, sizeof warning);
+    return Py_BuildValue("(ss)", backend, warning);
+}
+
+/* set_array_type(cls): the facade's Array subclass, used for every new array */
+static PyObject *
+core_set_array_type(PyObject *mod, PyObject *cls)
+{
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)mv_array_base_type)) {
+        PyErr_SetString(PyExc_TypeError, "memview: set_array_type needs a subclass of ArrayBase");
+        return NULL;
+    }
+    PyObject *old = mv_array_type;
+    Py_INCREF(cls);
+    mv_array_type = cls;
+    Py_XDECREF(old);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef core_methods[] = {
+    {"empty", core_empty, METH_VARARGS, "empty(shape, dtype, order) -> zero-filled Go-owned array"},
+    {"from_buffer", core_from_buffer, METH_VARARGS, "from_buffer(obj, writable) -> array over obj's memory"},
+    {"view", core_view, METH_VARARGS, "view(a, key) -> basic-indexing view"},
+    {"transpose", core_transpose, METH_VARARGS, "transpose(a, axes) -> view"},
+    {"reshape", core_reshape, METH_VARARGS, "reshape(a, shape) -> view"},
+    {"readonly_view", core_readonly_view, METH_O, "readonly_view(a) -> read-only view"},
+    {"copy", core_copy, METH_VARARGS, "copy(a, order) -> new array"},
+    {"copyto", core_copyto, METH_VARARGS, "copyto(dst, src): strided copy with broadcasting"},
+    {"fill", core_fill, METH_VARARGS, "fill(a, item_bytes)"},
+    {"release", core_release, METH_O, "release(a): free the array's reference now"},
+    {"go_scale", core_go_scale, METH_VARARGS, "go_scale(a, factor): Go scales the elements in place"},
+    {"go_sum", core_go_sum, METH_O, "go_sum(a) -> float: Go sums the elements"},
+    {"pool_info", core_pool_info, METH_NOARGS, "pool_info() -> (backend, warning)"},
+    {"set_array_type", core_set_array_type, METH_O, "set_array_type(cls)"},
+    {NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "memview._core",
+    .m_doc = "memview's C core: array type and Go bridge (internal; use the memview package).",
+    .m_size = -1,
+    .m_methods = core_methods,
+};
+
+/* mv_install makes memview._core once and registers it in sys.modules. Called
+ * from Go (gopy released the GIL), so it takes the GIL itself. Returns 0 or -1;
+ * on failure the Python error is printed to stderr. */
+int
+mv_install(void)
+{
+    PyGILState_STATE st = PyGILState_Ensure();
+    int rc = -1;
+    PyObject *modules = PyImport_GetModuleDict(); /* borrowed */
+    if (PyDict_GetItemString(modules, "memview._core") != NULL) {
+        rc = 0;
+        goto out;
+    }
+    PyObject *mod = PyModule_Create(&core_module);
+    if (mod == NULL)
+        goto fail;
+    if (mv_array_base_type == NULL) {
+        mv_array_base_type = mv_make_base_type();
+        if (mv_array_base_type == NULL) {
+            Py_DECREF(mod);
+            goto fail;
+        }
+    }
+    Py_INCREF(mv_array_base_type);
+    if (PyModule_AddObject(mod, "ArrayBase", mv_array_base_type) < 0) {
+        Py_DECREF(mv_array_base_type);
+        Py_DECREF(mod);
+        goto fail;
+    }
+    if (PyModule_AddIntConstant(mod, "MAXDIM", MV_MAXDIM) < 0 ||
+        PyDict_SetItemString(modules, "memview._core", mod) < 0) {
+        Py_DECREF(mod);
+        goto fail;
+    }
+    Py_DECREF(mod);
+    rc = 0;
+    goto out;
+fail:
+    PyErr_Print();
+out:
+    PyGILState_Release(st);
+    return rc;
+}

@@ -1,0 +1,49 @@
+// Package pyext is the one package gopy binds: memview's CPython extension.
+//
+// Its exported Go functions are the small control API that gopy wraps (Install,
+// live handle and pool statistics). Everything on the hot path is C written to the
+// limited API of Python 3.11 (exporter.c, module.c): a heap type made with
+// PyType_FromSpec whose getbuffer reads metadata cached in C and calls no Go, and
+// the module memview._core, whose functions call Go (bridge.go) with the GIL held.
+// C keeps arrays alive through runtime/cgo handles, never Go pointers.
+package pyext
+
+/*
+#cgo CFLAGS: -Wall -Werror=implicit-function-declaration -Werror=int-conversion -Werror=incompatible-pointer-types
+int mv_install(void);
+*/
+import "C"
+
+import (
+	"errors"
+
+	"github.com/memview/memview/memview"
+)
+
+// Install creates the module memview._core (the array type and its functions) and
+// registers it in sys.modules. memview/__init__.py calls it once; later calls do
+// nothing.
+func Install() error {
+	if C.mv_install() != 0 {
+		return errors.New("memview: could not create memview._core (see the Python error above)")
+	}
+	return nil
+}
+
+// LiveHandles is the number of array handles C holds: one per live array object.
+func LiveHandles() int { return int(live.Load()) }
+
+// PoolBytesAllocated is the default pool's live bytes.
+func PoolBytesAllocated() int64 { return memview.DefaultPool().BytesAllocated() }
+
+// PoolMaxMemory is the default pool's peak of live bytes.
+func PoolMaxMemory() int64 { return memview.DefaultPool().MaxMemory() }
+
+// PoolTotalBytesAllocated is the sum of every allocation the default pool made.
+func PoolTotalBytesAllocated() int64 { return memview.DefaultPool().TotalBytesAllocated() }
+
+// PoolNumAllocations is the number of allocations the default pool made.
+func PoolNumAllocations() int64 { return memview.DefaultPool().NumAllocations() }
+
+// PoolNumLive is the number of the default pool's allocations not yet freed.
+func PoolNumLive() int64 { return memview.DefaultPool().NumLive() }
