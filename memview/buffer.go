@@ -1,0 +1,164 @@
+package memview
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Buffer is a fixed-size span of bytes with a reference count and an export
+// count.
+//
+// References are held by Go owners (each Array holds one); exports count
+// outside consumers (a Py_buffer, a DLPack tensor) that see the memory
+// directly. The memory is returned, to its Pool or through the release
+// function of WrapExternal, when the last reference goes, and never while an
+// export is live. A Buffer is safe for concurrent use.
+type Buffer struct {
+	ptr     unsafe.Pointer // first byte
+	size    int
+	data    []byte // Go-owned memory as the pool returned it; nil for external memory
+	pool    *Pool  // owner of data
+	mutable bool
+
+	mu       sync.Mutex
+	refs     int
+	exports  int
+	release  func()
+	released atomic.Bool
+}
+
+// NewBuffer allocates a Go-owned, mutable buffer of size bytes from p (nil
+// means DefaultPool()) with one reference.
+func NewBuffer(p *Pool, size int) (*Buffer, error) {
+	if p == nil {
+		p = DefaultPool()
+	}
+	data, err := p.Allocate(size)
+	if err != nil {
+		return nil, fmt.Errorf("memview: buffer of %d bytes: %w", size, err)
+	}
+	return &Buffer{
+		ptr:     unsafe.Pointer(unsafe.SliceData(data)),
+		size:    size,
+		data:    data,
+		pool:    p,
+		mutable: true,
+		refs:    1,
+	}, nil
+}
+
+// WrapExternal wraps memory owned by someone else (e.g. a Python exporter).
+// release is called exactly once when the last reference goes (may be nil).
+// p is an unsafe.Pointer to the first byte; size may be 0. The caller keeps
+// the memory valid and unmoved until release is called. The Buffer starts
+// with one reference.
+func WrapExternal(p unsafe.Pointer, size int, readonly bool, release func()) *Buffer {
+	return &Buffer{ptr: p, size: size, mutable: !readonly, refs: 1, release: release}
+}
+
+// Bytes returns the span (len == Len()), aliasing the memory, or nil once
+// the buffer is released. Do not retain it past Release.
+func (b *Buffer) Bytes() []byte {
+	if b.released.Load() || b.ptr == nil {
+		return nil
+	}
+	return unsafe.Slice((*byte)(b.ptr), b.size)
+}
+
+// Pointer returns the address of the first byte.
+func (b *Buffer) Pointer() unsafe.Pointer { return b.ptr }
+
+// Len returns the size in bytes.
+func (b *Buffer) Len() int { return b.size }
+
+// Mutable reports whether the memory may be written.
+func (b *Buffer) Mutable() bool { return b.mutable }
+
+// Retain adds a reference. It panics with "memview: Retain of released
+// Buffer" if the buffer has no references left.
+func (b *Buffer) Retain() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.refs == 0 {
+		panic("memview: Retain of released Buffer")
+	}
+	b.refs++
+}
+
+// Release drops a reference. When the last one goes, the buffer must have
+// no live exports: otherwise Release wraps ErrExported and keeps the reference
+// (the buffer stays usable; call Release again after Unexport). Without
+// exports the memory goes back to its pool, or the release function of
+// WrapExternal is called. Releasing a released buffer wraps ErrReleased.
+func (b *Buffer) Release() error {
+	b.mu.Lock()
+	switch {
+	case b.refs == 0:
+		b.mu.Unlock()
+		return fmt.Errorf("memview: release of released buffer: %w", ErrReleased)
+	case b.refs == 1 && b.exports > 0:
+		n := b.exports
+		b.mu.Unlock()
+		return fmt.Errorf("memview: release of a %d-byte buffer with %d live exports: %w", b.size, n, ErrExported)
+	}
+	b.refs--
+	if b.refs > 0 {
+		b.mu.Unlock()
+		return nil
+	}
+	b.released.Store(true)
+	release := b.release
+	b.release = nil
+	b.mu.Unlock()
+	if b.pool != nil {
+		if err := b.pool.Free(b.data); err != nil {
+			return fmt.Errorf("memview: release of a %d-byte buffer: %w", b.size, err)
+		}
+	}
+	if release != nil {
+		release()
+	}
+	return nil
+}
+
+// Export records that an outside consumer now sees the memory. It panics
+// with "memview: Export of released Buffer" if the buffer has no references.
+func (b *Buffer) Export() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.refs == 0 {
+		panic("memview: Export of released Buffer")
+	}
+	b.exports++
+}
+
+// Unexport records that an outside consumer is done; it wraps ErrInvalid if
+// there was no export.
+func (b *Buffer) Unexport() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.exports == 0 {
+		return fmt.Errorf("memview: unexport of a buffer with no exports: %w", ErrInvalid)
+	}
+	b.exports--
+	return nil
+}
+
+// Exports returns the number of live exports.
+func (b *Buffer) Exports() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.exports
+}
+
+// Refs returns the number of references.
+func (b *Buffer) Refs() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.refs
+}
+
+// Released reports whether the last reference is gone.
+func (b *Buffer) Released() bool { return b.released.Load() }

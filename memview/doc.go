@@ -1,0 +1,47 @@
+// Package memview is the pure-Go core of memview: zero-copy, typed, strided
+// views of memory that Go owns and that Python (NumPy through the buffer
+// protocol, CuPy through the CUDA array interface, DLPack consumers) or C may
+// use in place, and views of memory others own, wrapped without a copy.
+//
+// The pieces, from the bottom up:
+//   - Allocator hands out aligned, zero-filled memory (GoAllocator,
+//     MmapAllocator, HostAllocator; CheckedAllocator finds leaks); Pool
+//     wraps one with statistics, and DefaultPool is chosen by the
+//     MEMVIEW_DEFAULT_POOL environment variable.
+//   - Buffer is a span of bytes with a reference count (Go owners) and an
+//     export count (outside consumers); WrapExternal adopts foreign memory.
+//   - DType names the element type, with NumPy names, typestrs and PEP 3118
+//     formats.
+//   - Layout is shape, strides and offset, validated once against the buffer.
+//   - Array is a DType and a Layout over a Buffer, with NumPy basic indexing,
+//     Transpose, Reshape, Copy, CopyInto and element access.
+//
+// # Memory rules
+//
+// Memory handed out never moves and is never collected while anything refers
+// to it: it is either off the Go heap (mmap, for large buffers) or on the Go
+// heap and pinned with runtime.Pinner from allocation until free, so its
+// address may be stored in C memory (also under cgocheck2). A Buffer returns
+// its memory only when the last reference is gone and no export is live;
+// freeing exported memory is refused with ErrExported rather than risked.
+//
+// # Strides
+//
+// Strides are signed byte counts everywhere, as in PEP 3118 and the CUDA
+// array interface. A reversed view is element 0 at the far end plus negative
+// strides; every layout is checked once, when it is made, to reach only bytes
+// inside its buffer.
+//
+// # Copies
+//
+// Only Empty, Zeros, Copy and CopyInto allocate or move elements. Indexing,
+// Transpose, Reshape and AsReadOnly return views that share the buffer;
+// Reshape refuses, rather than copies, when no view is possible.
+//
+// # Errors
+//
+// Every error wraps one of the sentinels ErrInvalid, ErrType, ErrIndex,
+// ErrReadOnly, ErrExported, ErrReleased or ErrNoMemory, for errors.Is.
+//
+// The package uses no cgo and no Python; the bindings live in pyext.
+package memview

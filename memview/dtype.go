@@ -1,0 +1,256 @@
+package memview
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DType is an element type: one of the package variables Bool ... Complex128.
+// It is a small comparable value; the zero DType is invalid.
+type DType struct {
+	id uint8
+}
+
+// dtypeInfo describes one DType.
+type dtypeInfo struct {
+	name   string
+	kind   byte // 'b', 'i', 'u', 'f', 'c'
+	size   int
+	format string // PEP 3118 format NumPy exports on Linux x86-64
+}
+
+// dtypeTable is indexed by DType.id; entry 0 is the invalid DType.
+var dtypeTable = [...]dtypeInfo{
+	{},
+	{"bool", 'b', 1, "?"},
+	{"int8", 'i', 1, "b"},
+	{"int16", 'i', 2, "h"},
+	{"int32", 'i', 4, "i"},
+	{"int64", 'i', 8, "l"},
+	{"uint8", 'u', 1, "B"},
+	{"uint16", 'u', 2, "H"},
+	{"uint32", 'u', 4, "I"},
+	{"uint64", 'u', 8, "L"},
+	{"float16", 'f', 2, "e"},
+	{"float32", 'f', 4, "f"},
+	{"float64", 'f', 8, "d"},
+	{"complex64", 'c', 8, "Zf"},
+	{"complex128", 'c', 16, "Zd"},
+}
+
+// The supported element types, named as in NumPy. All are native
+// (little-endian) byte order.
+var (
+	Bool       = DType{1}  // bool, 1 byte
+	Int8       = DType{2}  // int8
+	Int16      = DType{3}  // int16
+	Int32      = DType{4}  // int32
+	Int64      = DType{5}  // int64
+	Uint8      = DType{6}  // uint8
+	Uint16     = DType{7}  // uint16
+	Uint32     = DType{8}  // uint32
+	Uint64     = DType{9}  // uint64
+	Float16    = DType{10} // IEEE 754 half precision
+	Float32    = DType{11} // float32
+	Float64    = DType{12} // float64
+	Complex64  = DType{13} // two float32
+	Complex128 = DType{14} // two float64
+)
+
+// DTypes lists every valid DType, in a fixed order.
+func DTypes() []DType {
+	out := make([]DType, 0, len(dtypeTable)-1)
+	for i := 1; i < len(dtypeTable); i++ {
+		out = append(out, DType{uint8(i)})
+	}
+	return out
+}
+
+func (d DType) info() dtypeInfo {
+	if int(d.id) >= len(dtypeTable) {
+		return dtypeTable[0]
+	}
+	return dtypeTable[d.id]
+}
+
+// IsValid reports whether d is one of the supported types (false for the
+// zero DType).
+func (d DType) IsValid() bool { return d.id != 0 && int(d.id) < len(dtypeTable) }
+
+// Name returns the NumPy name, such as "float64"; "invalid" for the zero DType.
+func (d DType) Name() string {
+	if !d.IsValid() {
+		return "invalid"
+	}
+	return d.info().name
+}
+
+// String returns Name().
+func (d DType) String() string { return d.Name() }
+
+// Itemsize returns the size of one element in bytes (0 for the zero DType).
+func (d DType) Itemsize() int { return d.info().size }
+
+// Kind returns the NumPy kind character: 'b', 'i', 'u', 'f' or 'c'
+// (0 for the zero DType).
+func (d DType) Kind() byte { return d.info().kind }
+
+// Typestr returns the NumPy array-interface type string, such as "<f8" or
+// "|u1" ('|' for one-byte types).
+func (d DType) Typestr() string {
+	if !d.IsValid() {
+		return ""
+	}
+	order := byte('<')
+	if d.Itemsize() == 1 {
+		order = '|'
+	}
+	return fmt.Sprintf("%c%c%d", order, d.Kind(), d.Itemsize())
+}
+
+// Format returns the PEP 3118 format exported in Py_buffer.format, the same as
+// NumPy's on Linux x86-64: "?", "b", "B", "h", "H", "i", "I", "l", "L", "e",
+// "f", "d", "Zf", "Zd".
+func (d DType) Format() string { return d.info().format }
+
+// dtypeNames maps NumPy names, aliases and one-character codes to DTypes.
+var dtypeNames = map[string]DType{
+	"bool": Bool, "bool_": Bool, "?": Bool,
+	"int8": Int8, "byte": Int8, "b": Int8,
+	"int16": Int16, "short": Int16, "h": Int16,
+	"int32": Int32, "intc": Int32, "i": Int32,
+	"int64": Int64, "int": Int64, "int_": Int64, "long": Int64, "longlong": Int64, "intp": Int64, "l": Int64, "q": Int64, "p": Int64,
+	"uint8": Uint8, "ubyte": Uint8, "B": Uint8,
+	"uint16": Uint16, "ushort": Uint16, "H": Uint16,
+	"uint32": Uint32, "uintc": Uint32, "I": Uint32,
+	"uint64": Uint64, "uint": Uint64, "ulong": Uint64, "ulonglong": Uint64, "uintp": Uint64, "L": Uint64, "Q": Uint64, "P": Uint64,
+	"float16": Float16, "half": Float16, "e": Float16,
+	"float32": Float32, "single": Float32, "f": Float32,
+	"float64": Float64, "float": Float64, "double": Float64, "d": Float64,
+	"complex64": Complex64, "csingle": Complex64, "F": Complex64,
+	"complex128": Complex128, "complex": Complex128, "cdouble": Complex128, "D": Complex128,
+}
+
+// ParseDType parses a NumPy dtype name ("float64", "int8", "bool",
+// "complex128", "float16", aliases such as "double"), a character or
+// kind-and-size code ("f8", "i4", "u1", "b1", "c16", "?", "d", "f", "e"), or a
+// typestr with native or '|' byte order ("<f8", "|u1", "=i4"). An unknown
+// name wraps ErrType; a non-native byte order (">f8") wraps ErrType with a
+// message saying byte-swapped dtypes are not supported yet.
+func ParseDType(s string) (DType, error) {
+	body, swapped := s, false
+	if len(s) > 1 {
+		switch s[0] {
+		case '<', '=', '|':
+			body = s[1:]
+		case '>', '!':
+			body, swapped = s[1:], true
+		}
+	}
+	d, ok := dtypeNames[body]
+	if !ok {
+		d, ok = parseKindSize(body)
+	}
+	if !ok {
+		return DType{}, fmt.Errorf("memview: unknown dtype %q: %w", s, ErrType)
+	}
+	if swapped && d.Itemsize() > 1 {
+		return DType{}, fmt.Errorf("memview: dtype %q is big-endian; byte-swapped dtypes are not supported yet: %w", s, ErrType)
+	}
+	return d, nil
+}
+
+// parseKindSize parses a kind character followed by a size in bytes ("f8").
+func parseKindSize(s string) (DType, bool) {
+	if len(s) < 2 || strings.TrimLeft(s[1:], "0123456789") != "" || s[1] == '0' {
+		return DType{}, false
+	}
+	for _, d := range DTypes() {
+		if d.Kind() == s[0] && fmt.Sprint(d.Itemsize()) == s[1:] {
+			return d, true
+		}
+	}
+	return DType{}, false
+}
+
+// DTypeFromFormat parses a PEP 3118 single-item format as NumPy, array,
+// struct and bytearray export them: an optional byte-order prefix '@', '=' or
+// '<' (a little-endian machine is assumed; '>' and '!' wrap ErrType), then one
+// of ? b B h H i I l L q Q n N e f d Zf Zd. The empty format means "B".
+//
+// Sizes follow the struct module: with '@' or no prefix (native) 'l' and 'L'
+// are 8 bytes (LP64); with '=' or '<' (standard sizes) they are 4 bytes; 'n'
+// and 'N' exist only in native mode. Records ("T{...}"), repeat counts ("2d"),
+// padding, strings, chars and pointers wrap ErrType.
+func DTypeFromFormat(format string) (DType, error) {
+	body, native := format, true
+	if format != "" {
+		switch format[0] {
+		case '@':
+			body = format[1:]
+		case '=', '<':
+			body, native = format[1:], false
+		case '>', '!':
+			return DType{}, fmt.Errorf("memview: format %q is big-endian; byte-swapped formats are not supported yet: %w", format, ErrType)
+		}
+	}
+	var d DType
+	switch body {
+	case "", "B":
+		d = Uint8
+	case "?":
+		d = Bool
+	case "b":
+		d = Int8
+	case "h":
+		d = Int16
+	case "H":
+		d = Uint16
+	case "i":
+		d = Int32
+	case "I":
+		d = Uint32
+	case "q":
+		d = Int64
+	case "Q":
+		d = Uint64
+	case "e":
+		d = Float16
+	case "f":
+		d = Float32
+	case "d":
+		d = Float64
+	case "Zf":
+		d = Complex64
+	case "Zd":
+		d = Complex128
+	case "l":
+		d = Int32
+		if native {
+			d = Int64
+		}
+	case "L":
+		d = Uint32
+		if native {
+			d = Uint64
+		}
+	case "n", "N":
+		if !native {
+			return DType{}, fmt.Errorf("memview: format %q: 'n' and 'N' exist only with native sizes: %w", format, ErrType)
+		}
+		d = Int64
+		if body == "N" {
+			d = Uint64
+		}
+	default:
+		return DType{}, fmt.Errorf("memview: unsupported buffer format %q (want one native numeric item): %w", format, ErrType)
+	}
+	if format == "" && body == "" {
+		return Uint8, nil
+	}
+	if body == "" {
+		// A lone prefix ("<") names no item.
+		return DType{}, fmt.Errorf("memview: unsupported buffer format %q (no item after the byte order): %w", format, ErrType)
+	}
+	return d, nil
+}

@@ -1,0 +1,161 @@
+package memview
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestDTypeProperties(t *testing.T) {
+	for _, tc := range []struct {
+		dt                    DType
+		name, typestr, format string
+		size                  int
+		kind                  byte
+	}{
+		{Bool, "bool", "|b1", "?", 1, 'b'},
+		{Int8, "int8", "|i1", "b", 1, 'i'},
+		{Int16, "int16", "<i2", "h", 2, 'i'},
+		{Int32, "int32", "<i4", "i", 4, 'i'},
+		{Int64, "int64", "<i8", "l", 8, 'i'},
+		{Uint8, "uint8", "|u1", "B", 1, 'u'},
+		{Uint16, "uint16", "<u2", "H", 2, 'u'},
+		{Uint32, "uint32", "<u4", "I", 4, 'u'},
+		{Uint64, "uint64", "<u8", "L", 8, 'u'},
+		{Float16, "float16", "<f2", "e", 2, 'f'},
+		{Float32, "float32", "<f4", "f", 4, 'f'},
+		{Float64, "float64", "<f8", "d", 8, 'f'},
+		{Complex64, "complex64", "<c8", "Zf", 8, 'c'},
+		{Complex128, "complex128", "<c16", "Zd", 16, 'c'},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := tc.dt
+			if d.Name() != tc.name || d.String() != tc.name || d.Typestr() != tc.typestr || d.Format() != tc.format ||
+				d.Itemsize() != tc.size || d.Kind() != tc.kind || !d.IsValid() {
+				t.Fatalf("got %s %s %s %d %c", d.Name(), d.Typestr(), d.Format(), d.Itemsize(), d.Kind())
+			}
+			for _, s := range []string{d.Name(), d.Typestr()} {
+				if got, err := ParseDType(s); err != nil || got != d {
+					t.Errorf("ParseDType(%q) = %v, %v", s, got, err)
+				}
+			}
+			if got, err := DTypeFromFormat(d.Format()); err != nil || got != d {
+				t.Errorf("DTypeFromFormat(%q) = %v, %v", d.Format(), got, err)
+			}
+		})
+	}
+	var zero DType
+	if zero.IsValid() || zero.Itemsize() != 0 || len(DTypes()) != 14 {
+		t.Fatal("zero DType is valid or DTypes is wrong")
+	}
+}
+
+func TestParseDType(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     DType
+		err      error
+	}{
+		{"name float64", "float64", Float64, nil},
+		{"name float16", "float16", Float16, nil},
+		{"name bool", "bool", Bool, nil},
+		{"alias double", "double", Float64, nil},
+		{"alias float", "float", Float64, nil},
+		{"alias int", "int", Int64, nil},
+		{"code f8", "f8", Float64, nil},
+		{"code i4", "i4", Int32, nil},
+		{"code u1", "u1", Uint8, nil},
+		{"code b1", "b1", Bool, nil},
+		{"code c16", "c16", Complex128, nil},
+		{"code c8", "c8", Complex64, nil},
+		{"char ?", "?", Bool, nil},
+		{"char d", "d", Float64, nil},
+		{"char f", "f", Float32, nil},
+		{"char e", "e", Float16, nil},
+		{"char b is int8", "b", Int8, nil},
+		{"char B", "B", Uint8, nil},
+		{"typestr <f8", "<f8", Float64, nil},
+		{"typestr |u1", "|u1", Uint8, nil},
+		{"typestr =i4", "=i4", Int32, nil},
+		{"typestr |b1", "|b1", Bool, nil},
+		{"one byte big endian", ">u1", Uint8, nil},
+		{"big endian", ">f8", DType{}, ErrType},
+		{"network order", "!i4", DType{}, ErrType},
+		{"unknown name", "float128", DType{}, ErrType},
+		{"unknown size", "f3", DType{}, ErrType},
+		{"string", "S8", DType{}, ErrType},
+		{"object", "O", DType{}, ErrType},
+		{"empty", "", DType{}, ErrType},
+		{"bare prefix", "<", DType{}, ErrType},
+		{"leading zero", "f08", DType{}, ErrType},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseDType(tc.in)
+			wantErr(t, err, tc.err)
+			if got != tc.want {
+				t.Fatalf("ParseDType(%q) = %v, want %v", tc.in, got, tc.want)
+			}
+		})
+	}
+	if _, err := ParseDType(">f8"); !strings.Contains(err.Error(), "byte-swapped dtypes are not supported yet") {
+		t.Errorf("big-endian message: %v", err)
+	}
+}
+
+func TestDTypeFromFormat(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     DType
+		err      error
+	}{
+		{"empty is B", "", Uint8, nil},
+		{"B", "B", Uint8, nil},
+		{"native B", "@B", Uint8, nil},
+		{"bool", "?", Bool, nil},
+		{"b", "b", Int8, nil},
+		{"h", "h", Int16, nil},
+		{"<H", "<H", Uint16, nil},
+		{"i", "i", Int32, nil},
+		{"=I", "=I", Uint32, nil},
+		{"l native", "l", Int64, nil},
+		{"l @", "@l", Int64, nil},
+		{"l standard =", "=l", Int32, nil},
+		{"l standard <", "<l", Int32, nil},
+		{"L native", "L", Uint64, nil},
+		{"L standard", "<L", Uint32, nil},
+		{"q", "q", Int64, nil},
+		{"<q", "<q", Int64, nil},
+		{"Q", "=Q", Uint64, nil},
+		{"n native", "n", Int64, nil},
+		{"N native", "@N", Uint64, nil},
+		{"n standard", "<n", DType{}, ErrType},
+		{"N standard", "=N", DType{}, ErrType},
+		{"e", "e", Float16, nil},
+		{"f", "<f", Float32, nil},
+		{"d", "d", Float64, nil},
+		{"Zf", "Zf", Complex64, nil},
+		{"Zd", "<Zd", Complex128, nil},
+		{"big endian", ">d", DType{}, ErrType},
+		{"network", "!i", DType{}, ErrType},
+		{"record", "T{<d:x:}", DType{}, ErrType},
+		{"repeat", "2d", DType{}, ErrType},
+		{"pad", "x", DType{}, ErrType},
+		{"bytes", "s", DType{}, ErrType},
+		{"char", "c", DType{}, ErrType},
+		{"pointer", "P", DType{}, ErrType},
+		{"long double", "g", DType{}, ErrType},
+		{"bare prefix", "<", DType{}, ErrType},
+		{"two items", "dd", DType{}, ErrType},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := DTypeFromFormat(tc.in)
+			wantErr(t, err, tc.err)
+			if got != tc.want {
+				t.Fatalf("DTypeFromFormat(%q) = %v, want %v", tc.in, got, tc.want)
+			}
+			if err != nil && !errors.Is(err, ErrType) {
+				t.Fatalf("error %v does not wrap ErrType", err)
+			}
+		})
+	}
+}

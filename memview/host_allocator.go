@@ -1,0 +1,49 @@
+package memview
+
+import "fmt"
+
+var _ Allocator = (*HostAllocator)(nil)
+
+// hostMmapThreshold is the size from which HostAllocator maps memory instead
+// of using the Go heap.
+const hostMmapThreshold = 1 << 20
+
+// HostAllocator is the default backend: sizes below 1 MiB come from a
+// GoAllocator (cheap, pinned), sizes from 1 MiB up from an MmapAllocator.
+//
+// Large buffers thus never touch the Go heap: they add nothing to the
+// collector's work or heap goal, go back to the system at once on Free, and are
+// zero-filled lazily by the kernel, so allocating one is O(1) in its size.
+//
+// The zero value is ready to use; a HostAllocator must not be copied after
+// first use.
+type HostAllocator struct {
+	small GoAllocator
+	large MmapAllocator
+}
+
+// Name returns "host".
+func (a *HostAllocator) Name() string { return "host" }
+
+// Allocate returns size zero bytes, 64-byte aligned, from the Go heap (pinned)
+// or from mmap.
+func (a *HostAllocator) Allocate(size int) ([]byte, error) {
+	if size < 0 {
+		return nil, fmt.Errorf("memview: host allocator: negative size %d: %w", size, ErrInvalid)
+	}
+	if size < hostMmapThreshold {
+		return a.small.Allocate(size)
+	}
+	return a.large.Allocate(size)
+}
+
+// Free returns an allocation to the backend that made it.
+func (a *HostAllocator) Free(b []byte) error {
+	switch {
+	case a.small.owns(b):
+		return a.small.Free(b)
+	case a.large.owns(b):
+		return a.large.Free(b)
+	}
+	return fmt.Errorf("memview: host allocator: free of unknown slice at %#x: %w", sliceAddr(b), ErrInvalid)
+}

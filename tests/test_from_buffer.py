@@ -1,0 +1,100 @@
+"""Import of PEP 3118 exporters: what is accepted, what is refused, and why."""
+import array
+import ctypes
+
+import numpy as np
+import pytest
+
+import memview as mv
+
+tb = pytest.importorskip("_testbuffer", reason="CPython's _testbuffer test module is not built")
+
+
+def test_span_only_is_retained():
+    base = np.arange(24, dtype=np.float64).reshape(4, 6)
+    arr = mv.from_buffer(base[::-1, ::2])
+    # element 0 is base[3, 0]; the reachable span is base[0, 0] .. base[3, 4]
+    assert arr.ptr == base[3:, :].ctypes.data
+    assert arr.tolist() == base[::-1, ::2].tolist()
+
+
+@pytest.mark.parametrize("fmt,dtype", [
+    ("b", "int8"), ("B", "uint8"), ("h", "int16"), ("H", "uint16"), ("i", "int32"),
+    ("I", "uint32"), ("l", "int64"), ("L", "uint64"), ("q", "int64"), ("Q", "uint64"),
+    ("f", "float32"), ("d", "float64"), ("?", "bool"), ("e", "float16"),
+    ("<d", "float64"), ("=i", "int32"), ("@q", "int64"),
+])
+def test_formats(fmt, dtype):
+    nd = tb.ndarray([1, 0, 1] if fmt != "?" else [True, False, True], shape=[3], format=fmt,
+                    flags=tb.ND_WRITABLE)
+    a = mv.from_buffer(nd)
+    assert a.dtype == dtype
+    assert a.tolist() == nd.tolist()
+
+
+@pytest.mark.parametrize("fmt", [">d", "!i", "2d", "s", "3s", "c", "P", "dd"])
+def test_unsupported_formats_refused(fmt):
+    items = {"3s": [b"abc"], "s": [b"a"], "c": [b"a"], "2d": [(1.0, 2.0)],
+             "dd": [(1.0, 2.0)]}.get(fmt, [1])
+    nd = tb.ndarray(items, shape=[1], format=fmt)
+    with pytest.raises(TypeError, match="memview"):
+        mv.from_buffer(nd)
+
+
+def test_suboffsets_refused():
+    nd = tb.ndarray(list(range(12)), shape=[3, 4], format="i", flags=tb.ND_PIL)
+    with pytest.raises(ValueError, match="suboffsets"):
+        mv.from_buffer(nd)
+
+
+def test_stride_not_multiple_of_itemsize_refused():
+    raw = np.zeros(16, dtype=np.uint8)
+    odd = np.lib.stride_tricks.as_strided(raw.view(np.int32), shape=(3,), strides=(5,))
+    with pytest.raises(ValueError, match="multiple of the item size"):
+        mv.from_buffer(odd)
+
+
+def test_misaligned_refused():
+    raw = np.zeros(33, dtype=np.uint8)
+    mis = raw[1:].view(np.float64)
+    assert mis.ctypes.data % 8 != 0
+    with pytest.raises(ValueError, match="aligned"):
+        mv.from_buffer(mis)
+
+
+def test_zero_strides_and_0d_and_empty():
+    b = np.broadcast_to(np.arange(3.0), (4, 3))
+    a = mv.from_buffer(b)
+    assert a.strides == (0, 8) and a.readonly and a.tolist() == b.tolist()
+    z = mv.from_buffer(np.array(4.25))
+    assert z.shape == () and z.item() == 4.25
+    e = mv.from_buffer(np.zeros((3, 0)))
+    assert e.shape == (3, 0) and e.tolist() == [[], [], []]
+    assert mv.from_buffer(b"").shape == (0,)
+
+
+def test_not_an_exporter():
+    for bad in (None, 3, "text", [1, 2], object()):
+        with pytest.raises(TypeError):
+            mv.from_buffer(bad)
+    with pytest.raises(TypeError):
+        mv.from_buffer(b"x", writable=1)
+
+
+def test_ctypes_and_array_sources():
+    c = (ctypes.c_double * 4)(1, 2, 3, 4)
+    a = mv.from_buffer(c)
+    a[0] = 10
+    assert c[0] == 10.0 and a.shape == (4,)
+    arr = array.array("h", [1, 2, 3])
+    a = mv.from_buffer(arr)
+    with pytest.raises(BufferError):
+        arr.append(4)  # resizing refused while imported
+    del a
+
+
+def test_asarray():
+    a = mv.zeros(3)
+    assert mv.asarray(a) is a
+    n = np.ones(3)
+    assert mv.asarray(n).ptr == n.ctypes.data
