@@ -41,6 +41,8 @@ def encode_key(key, ndim: int):
             except TypeError:
                 raise TypeError("memview: slice indices must be integers or None "
                                 "or have an __index__ method") from None
+            if step == 0:
+                raise ValueError("memview: slice step cannot be zero")
             out.append((1, 0, start or 0, stop or 0, step or 0,
                         start is not None, stop is not None))
             scalar = False
