@@ -13,29 +13,30 @@ type DType struct {
 
 // dtypeInfo describes one DType.
 type dtypeInfo struct {
-	name   string
-	kind   byte // 'b', 'i', 'u', 'f', 'c'
-	size   int
-	format string // PEP 3118 format NumPy exports on Linux x86-64
+	name    string
+	kind    byte // 'b', 'i', 'u', 'f', 'c'
+	size    int
+	format  string // PEP 3118 format NumPy exports on Linux x86-64
+	typestr string // array-interface typestr, little-endian
 }
 
 // dtypeTable is indexed by DType.id; entry 0 is the invalid DType.
 var dtypeTable = [...]dtypeInfo{
 	{},
-	{"bool", 'b', 1, "?"},
-	{"int8", 'i', 1, "b"},
-	{"int16", 'i', 2, "h"},
-	{"int32", 'i', 4, "i"},
-	{"int64", 'i', 8, "l"},
-	{"uint8", 'u', 1, "B"},
-	{"uint16", 'u', 2, "H"},
-	{"uint32", 'u', 4, "I"},
-	{"uint64", 'u', 8, "L"},
-	{"float16", 'f', 2, "e"},
-	{"float32", 'f', 4, "f"},
-	{"float64", 'f', 8, "d"},
-	{"complex64", 'c', 8, "Zf"},
-	{"complex128", 'c', 16, "Zd"},
+	{"bool", 'b', 1, "?", "|b1"},
+	{"int8", 'i', 1, "b", "|i1"},
+	{"int16", 'i', 2, "h", "<i2"},
+	{"int32", 'i', 4, "i", "<i4"},
+	{"int64", 'i', 8, "l", "<i8"},
+	{"uint8", 'u', 1, "B", "|u1"},
+	{"uint16", 'u', 2, "H", "<u2"},
+	{"uint32", 'u', 4, "I", "<u4"},
+	{"uint64", 'u', 8, "L", "<u8"},
+	{"float16", 'f', 2, "e", "<f2"},
+	{"float32", 'f', 4, "f", "<f4"},
+	{"float64", 'f', 8, "d", "<f8"},
+	{"complex64", 'c', 8, "Zf", "<c8"},
+	{"complex128", 'c', 16, "Zd", "<c16"},
 }
 
 // The supported element types, named as in NumPy. All are native
@@ -101,11 +102,7 @@ func (d DType) Typestr() string {
 	if !d.IsValid() {
 		return ""
 	}
-	order := byte('<')
-	if d.Itemsize() == 1 {
-		order = '|'
-	}
-	return fmt.Sprintf("%c%c%d", order, d.Kind(), d.Itemsize())
+	return d.info().typestr
 }
 
 // Format returns the PEP 3118 format exported in Py_buffer.format, the same as

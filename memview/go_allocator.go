@@ -78,11 +78,7 @@ func (a *GoAllocator) Allocate(size int) (b []byte, err error) {
 	if size <= goCacheMaxSize {
 		class = sizeClass(size)
 		n = class
-		if blk, ok := a.reuse(class); ok {
-			blk.pinner.Pin(&blk.raw[0])
-			b = unsafe.Slice(&blk.raw[blk.shift()], size)
-			clear(b)
-			a.track(b, blk)
+		if b, ok := a.reuse(class, size); ok {
 			return b, nil
 		}
 	}
@@ -104,19 +100,24 @@ func (blk goBlock) shift() int {
 	return int((alignment - uintptr(unsafe.Pointer(&blk.raw[0]))%alignment) % alignment)
 }
 
-// reuse pops a cached block of the class.
-func (a *GoAllocator) reuse(class int) (goBlock, bool) {
+// reuse hands out a cached block of the class, pinned, cleared and tracked,
+// under one lock.
+func (a *GoAllocator) reuse(class, size int) ([]byte, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	list := a.free[class]
 	if len(list) == 0 {
-		return goBlock{}, false
+		return nil, false
 	}
 	blk := list[len(list)-1]
 	list[len(list)-1] = goBlock{}
 	a.free[class] = list[:len(list)-1]
 	a.cached -= class
-	return blk, true
+	blk.pinner.Pin(&blk.raw[0])
+	b := unsafe.Slice(&blk.raw[blk.shift()], size)
+	clear(b)
+	a.live[sliceAddr(b)] = blk
+	return b, true
 }
 
 // track records a live allocation under its aligned address.
@@ -142,15 +143,23 @@ func makeBlock(n int) (raw []byte, err error) {
 }
 
 // Free takes back the allocation starting at b's first byte: a small block is
-// kept pinned for reuse while the cache has room; any other is unpinned and left
-// to the Go collector.
+// kept for reuse while the cache has room; any other is unpinned and left to
+// the Go collector.
 func (a *GoAllocator) Free(b []byte) error {
+	if !a.tryFree(b) {
+		return fmt.Errorf("memview: go allocator: free of unknown slice at %#x: %w", sliceAddr(b), ErrInvalid)
+	}
+	return nil
+}
+
+// tryFree frees b if it is a live allocation of a and reports whether it was.
+func (a *GoAllocator) tryFree(b []byte) bool {
 	key := sliceAddr(b)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	blk, ok := a.live[key]
 	if !ok {
-		return fmt.Errorf("memview: go allocator: free of unknown slice at %#x: %w", key, ErrInvalid)
+		return false
 	}
 	delete(a.live, key)
 	// Unpin even a block kept for reuse: a cached block is plain Go memory that
@@ -164,7 +173,7 @@ func (a *GoAllocator) Free(b []byte) error {
 		a.free[blk.class] = append(a.free[blk.class], blk)
 		a.cached += blk.class
 	}
-	return nil
+	return true
 }
 
 // owns reports whether b starts a live allocation of a.

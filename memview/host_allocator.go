@@ -39,10 +39,10 @@ func (a *HostAllocator) Allocate(size int) ([]byte, error) {
 
 // Free returns an allocation to the backend that made it.
 func (a *HostAllocator) Free(b []byte) error {
-	switch {
-	case a.small.owns(b):
-		return a.small.Free(b)
-	case a.large.owns(b):
+	if a.small.tryFree(b) {
+		return nil
+	}
+	if a.large.owns(b) {
 		return a.large.Free(b)
 	}
 	return fmt.Errorf("memview: host allocator: free of unknown slice at %#x: %w", sliceAddr(b), ErrInvalid)

@@ -38,8 +38,16 @@ int64_tuple(PyObject *t, int64_t *out, const char *what)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *x = PyTuple_GetItem(t, i);
+        if (PyBool_Check(x)) {
+            PyErr_Format(PyExc_TypeError, "memview: %s entries must be integers, not bool", what);
+            return -1;
+        }
+        PyObject *ix = PyNumber_Index(x); /* ints and anything with __index__ */
+        if (ix == NULL)
+            return -1;
         int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(x, &overflow);
+        long long v = PyLong_AsLongLongAndOverflow(ix, &overflow);
+        Py_DECREF(ix);
         if (v == -1 && PyErr_Occurred())
             return -1;
         if (overflow) {
@@ -74,6 +82,10 @@ core_empty(PyObject *mod, PyObject *args)
     const char *dtype, *order;
     if (!PyArg_ParseTuple(args, "Oss", &shape_t, &dtype, &order))
         return NULL;
+    if (strlen(order) != 1) {
+        PyErr_Format(PyExc_ValueError, "memview: order must be 'C' or 'F', not '%s'", order);
+        return NULL;
+    }
     int64_t shape[MV_MAXDIM];
     int n = int64_tuple(shape_t, shape, "shape");
     if (n < 0)

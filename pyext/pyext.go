@@ -5,7 +5,7 @@
 // limited API of Python 3.11 (exporter.c, module.c): a heap type made with
 // PyType_FromSpec whose getbuffer reads metadata cached in C and calls no Go, and
 // the module memview._core, whose functions call Go (bridge.go) with the GIL held.
-// C keeps arrays alive through runtime/cgo handles, never Go pointers.
+// C keeps arrays alive through handles (handles.go), never Go pointers.
 package pyext
 
 /*
@@ -31,7 +31,7 @@ func Install() error {
 }
 
 // LiveHandles is the number of array handles C holds: one per live array object.
-func LiveHandles() int { return int(live.Load()) }
+func LiveHandles() int { return liveHandles() }
 
 // PoolBytesAllocated is the default pool's live bytes.
 func PoolBytesAllocated() int64 { return memview.DefaultPool().BytesAllocated() }

@@ -35,8 +35,6 @@ __version__ = "0.1.0"
 #: The element types memview supports, by NumPy name.
 DTYPES = tuple(_dtypes.STRUCT)
 
-_ORDERS = ("C", "F")
-
 
 def _shape(shape) -> tuple:
     if isinstance(shape, (list, tuple)):
@@ -74,10 +72,16 @@ def _check_device(device):
 
 def empty(shape, dtype="float64", *, order="C", device="cpu") -> Array:
     """A new array in Go-owned memory (64-byte aligned, never moves, zero-filled)."""
-    _check_device(device)
-    if order not in _ORDERS:
-        raise ValueError(f"memview: order must be 'C' or 'F', not {order!r}")
-    return _core.empty(_shape(shape), _dtype_name(dtype), order)
+    if device != "cpu":
+        _check_device(device)
+    if type(shape) is int:
+        shape = (shape,)
+    elif type(shape) is not tuple:
+        shape = _shape(shape)
+    if type(dtype) is not str:
+        dtype = _dtype_name(dtype)
+    # _core.empty checks the shape entries, the dtype name and the order itself.
+    return _core.empty(shape, dtype, order)
 
 
 def zeros(shape, dtype="float64", *, order="C", device="cpu") -> Array:

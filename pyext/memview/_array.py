@@ -44,7 +44,7 @@ def encode_key(key, ndim: int):
             if step == 0:
                 raise ValueError("memview: slice step cannot be zero")
             out.append((1, 0, start or 0, stop or 0, step or 0,
-                        start is not None, stop is not None))
+                        int(start is not None), int(stop is not None)))
             scalar = False
         elif isinstance(k, bool) or type(k).__name__ == "bool_":
             raise IndexError("memview: boolean indexes are not supported (basic indexing only)")
