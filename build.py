@@ -244,8 +244,10 @@ def cmd_ext(args):
 
 
 def pytest(pkgdir: Path, args: list[str]) -> None:
+    """Run pytest on tests/ (or on the paths given in args) against pkgdir."""
     env = dict(os.environ, PYTHONPATH=str(pkgdir.parent))
-    run([venv_python(), "-m", "pytest", "-q", "-p", "no:cacheprovider", *args, ROOT / "tests"], env=env)
+    targets = [] if any(not a.startswith("-") for a in args) else [ROOT / "tests"]
+    run([venv_python(), "-m", "pytest", "-q", "-p", "no:cacheprovider", *args, *targets], env=env)
 
 
 def cmd_pytest(args):

@@ -283,3 +283,11 @@ func mvgo_pool_info(backend *C.char, nb C.int, warning *C.char, nw C.int) {
 	putString(unsafe.Pointer(backend), int(nb), memview.DefaultPool().BackendName())
 	putString(unsafe.Pointer(warning), int(nw), memview.DefaultPoolWarning())
 }
+
+//export mvgo_selftest_panic
+func mvgo_selftest_panic(e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	var m map[string]int
+	m["a panic on purpose"] = 1 // assignment to a nil map: a real runtime panic
+	return 0
+}

@@ -371,6 +371,17 @@ core_go_sum(PyObject *mod, PyObject *o)
     return PyFloat_FromDouble(out);
 }
 
+/* _selftest_panic(): runs a Go function that panics, to prove the panic is
+ * recovered and surfaces as SystemError instead of aborting the interpreter. */
+static PyObject *
+core_selftest_panic(PyObject *mod, PyObject *unused)
+{
+    mv_err e;
+    if (mvgo_selftest_panic(&e) != 0)
+        return mv_raise(&e);
+    Py_RETURN_NONE;
+}
+
 /* pool_info() -> (backend, warning) of the default pool */
 static PyObject *
 core_pool_info(PyObject *mod, PyObject *unused)
@@ -410,6 +421,7 @@ static PyMethodDef core_methods[] = {
     {"go_sum", core_go_sum, METH_O, "go_sum(a) -> float: Go sums the elements"},
     {"pool_info", core_pool_info, METH_NOARGS, "pool_info() -> (backend, warning)"},
     {"set_array_type", core_set_array_type, METH_O, "set_array_type(cls)"},
+    {"_selftest_panic", core_selftest_panic, METH_NOARGS, "raise SystemError from a recovered Go panic"},
     {NULL},
 };
 

@@ -1,0 +1,49 @@
+"""The C/Go boundary: no Go panic crosses into C, and the gopy surface stays small.
+
+gopy v0.4.10 aborts the interpreter on a Go panic, segfaults when an error-returning
+method gets a bad handle, and leaks the C string of string-returning wrappers. So the
+gopy-bound API is a few functions that take no handles and return no strings; all
+array work goes through memview._core, whose Go functions recover panics.
+"""
+import inspect
+
+import pytest
+
+import memview as mv
+from memview import _core, pyext
+
+GOPY_API = {"Install", "LiveHandles", "PoolBytesAllocated", "PoolMaxMemory",
+            "PoolTotalBytesAllocated", "PoolNumAllocations", "PoolNumLive"}
+
+
+def test_go_panic_becomes_system_error():
+    with pytest.raises(SystemError, match="Go panic"):
+        _core._selftest_panic()
+    a = mv.arange(3)  # the interpreter and the extension still work
+    assert a.tolist() == [0, 1, 2]
+
+
+def test_gopy_surface_is_small_and_guarded():
+    exported = {name for name, obj in vars(pyext).items()
+                if inspect.isfunction(obj) and name[0].isupper() and obj.__module__ == pyext.__name__}
+    assert exported == GOPY_API
+    for name in GOPY_API - {"Install"}:
+        assert isinstance(getattr(pyext, name)(), int)
+    pyext.Install()  # idempotent
+    assert _core.empty((2,), "int8", "C").tolist() == [0, 0]
+
+
+def test_core_functions_check_their_arguments():
+    a = mv.zeros(3)
+    for call in (lambda: _core.view(3, ()), lambda: _core.copy("x", "C"),
+                 lambda: _core.copyto(a, b"abc"), lambda: _core.fill(None, b"\0" * 8),
+                 lambda: _core.release(object()), lambda: _core.set_array_type(int),
+                 lambda: _core.view(a, ((9, 0, 0, 0, 0, 0, 0),)),
+                 lambda: _core.view(a, ("x",)), lambda: _core.transpose(a, [0])):
+        with pytest.raises((TypeError, IndexError)):
+            call()
+    with pytest.raises(ValueError):
+        _core.fill(a, b"\0")  # wrong item size
+    with pytest.raises(ValueError):
+        _core.empty((2,), "float64", "CF")
+    assert a.tolist() == [0.0, 0.0, 0.0]
