@@ -163,6 +163,17 @@ func withArray(h C.uintptr_t, e *C.mv_err, fn func(a *memview.Array) error) C.in
 	return 0
 }
 
+// derive makes a new array from the one behind h and hands it to C.
+func derive(h C.uintptr_t, m *C.mv_meta, e *C.mv_err, fn func(a *memview.Array) (*memview.Array, error)) C.int {
+	return withArray(h, e, func(a *memview.Array) error {
+		v, err := fn(a)
+		if err == nil {
+			fillMeta(v, m)
+		}
+		return err
+	})
+}
+
 //export mvgo_index
 func mvgo_index(h C.uintptr_t, n C.int, idx *C.mv_index, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
@@ -185,61 +196,31 @@ func mvgo_index(h C.uintptr_t, n C.int, idx *C.mv_index, m *C.mv_meta, e *C.mv_e
 			}
 		}
 	}
-	return withArray(h, e, func(a *memview.Array) error {
-		v, err := a.Index(keys...)
-		if err == nil {
-			fillMeta(v, m)
-		}
-		return err
-	})
+	return derive(h, m, e, func(a *memview.Array) (*memview.Array, error) { return a.Index(keys...) })
 }
 
 //export mvgo_transpose
 func mvgo_transpose(h C.uintptr_t, n C.int, axes *C.int64_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	return withArray(h, e, func(a *memview.Array) error {
-		v, err := a.Transpose(ints(axes, n)...)
-		if err == nil {
-			fillMeta(v, m)
-		}
-		return err
-	})
+	return derive(h, m, e, func(a *memview.Array) (*memview.Array, error) { return a.Transpose(ints(axes, n)...) })
 }
 
 //export mvgo_reshape
 func mvgo_reshape(h C.uintptr_t, n C.int, shape *C.int64_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	return withArray(h, e, func(a *memview.Array) error {
-		v, err := a.Reshape(ints(shape, n)...)
-		if err == nil {
-			fillMeta(v, m)
-		}
-		return err
-	})
+	return derive(h, m, e, func(a *memview.Array) (*memview.Array, error) { return a.Reshape(ints(shape, n)...) })
 }
 
 //export mvgo_readonly
 func mvgo_readonly(h C.uintptr_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	return withArray(h, e, func(a *memview.Array) error {
-		v, err := a.AsReadOnly()
-		if err == nil {
-			fillMeta(v, m)
-		}
-		return err
-	})
+	return derive(h, m, e, (*memview.Array).AsReadOnly)
 }
 
 //export mvgo_copy
 func mvgo_copy(h C.uintptr_t, order C.char, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	return withArray(h, e, func(a *memview.Array) error {
-		v, err := a.Copy(nil, byte(order))
-		if err == nil {
-			fillMeta(v, m)
-		}
-		return err
-	})
+	return derive(h, m, e, func(a *memview.Array) (*memview.Array, error) { return a.Copy(nil, byte(order)) })
 }
 
 //export mvgo_copyto

@@ -207,19 +207,27 @@ core_view(PyObject *mod, PyObject *args)
     return finish(rc, &m, &e, view_base(a));
 }
 
+/* Parse (array, tuple of ints) arguments. */
+static MVArray *
+array_and_ints(PyObject *args, int64_t *out, int *n, const char *what)
+{
+    PyObject *o, *t;
+    if (!PyArg_ParseTuple(args, "OO", &o, &t))
+        return NULL;
+    MVArray *a = live_array(o, "array");
+    if (a == NULL || (*n = int64_tuple(t, out, what)) < 0)
+        return NULL;
+    return a;
+}
+
 /* transpose(a, axes: tuple) -> Array; () reverses the axes */
 static PyObject *
 core_transpose(PyObject *mod, PyObject *args)
 {
-    PyObject *o, *axes_t;
-    if (!PyArg_ParseTuple(args, "OO", &o, &axes_t))
-        return NULL;
-    MVArray *a = live_array(o, "array");
-    if (a == NULL)
-        return NULL;
     int64_t axes[MV_MAXDIM];
-    int n = int64_tuple(axes_t, axes, "axes");
-    if (n < 0)
+    int n;
+    MVArray *a = array_and_ints(args, axes, &n, "axes");
+    if (a == NULL)
         return NULL;
     mv_meta m;
     mv_err e;
@@ -231,15 +239,10 @@ core_transpose(PyObject *mod, PyObject *args)
 static PyObject *
 core_reshape(PyObject *mod, PyObject *args)
 {
-    PyObject *o, *shape_t;
-    if (!PyArg_ParseTuple(args, "OO", &o, &shape_t))
-        return NULL;
-    MVArray *a = live_array(o, "array");
-    if (a == NULL)
-        return NULL;
     int64_t shape[MV_MAXDIM];
-    int n = int64_tuple(shape_t, shape, "shape");
-    if (n < 0)
+    int n;
+    MVArray *a = array_and_ints(args, shape, &n, "shape");
+    if (a == NULL)
         return NULL;
     mv_meta m;
     mv_err e;
