@@ -123,6 +123,21 @@ func (a *Array) alive() error {
 	return nil
 }
 
+// hostAlive is alive for operations that touch the elements from the CPU: it
+// also refuses memory the host cannot address (CUDA device memory).
+func (a *Array) hostAlive() error {
+	if err := a.alive(); err != nil {
+		return err
+	}
+	if d := a.buf.Device(); !d.HostAccessible() {
+		return fmt.Errorf("memview: the array is on %s: the CPU cannot read or write it: %w", d, ErrInvalid)
+	}
+	return nil
+}
+
+// Device returns where the array's memory lives.
+func (a *Array) Device() Device { return a.buf.Device() }
+
 // Buffer returns the buffer the array views.
 func (a *Array) Buffer() *Buffer { return a.buf }
 

@@ -21,6 +21,7 @@ type Buffer struct {
 	data    []byte // Go-owned memory as the pool returned it; nil for external memory
 	pool    *Pool  // owner of data
 	mutable bool
+	device  Device
 
 	mu       sync.Mutex
 	refs     int
@@ -57,6 +58,22 @@ func NewBuffer(p *Pool, size int) (*Buffer, error) {
 func WrapExternal(p unsafe.Pointer, size int, readonly bool, release func()) *Buffer {
 	return &Buffer{ptr: p, size: size, mutable: !readonly, refs: 1, release: release}
 }
+
+// WrapDevice is WrapExternal for memory on dev, such as an imported CUDA array.
+// addr is an address on that device, kept as an integer because for CUDA device
+// memory it is not a host pointer: this package never dereferences it (every
+// host access to a CUDA buffer is refused), it only does address arithmetic.
+func WrapDevice(addr uintptr, size int, readonly bool, dev Device, release func()) *Buffer {
+	// Reinterpreting the bits, not converting, says that addr is not derived
+	// from a Go pointer (and keeps go vet's unsafeptr check meaningful).
+	p := *(*unsafe.Pointer)(unsafe.Pointer(&addr))
+	b := WrapExternal(p, size, readonly, release)
+	b.device = dev
+	return b
+}
+
+// Device returns where the memory lives.
+func (b *Buffer) Device() Device { return b.device }
 
 // Bytes returns the span (len == Len()), aliasing the memory, or nil once
 // the buffer is released. Do not retain it past Release.

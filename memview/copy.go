@@ -10,7 +10,7 @@ import (
 // means DefaultPool()). order is 'C', 'F', or 'A'/'K' (F if a is F-contiguous
 // and not C-contiguous, else C); another order wraps ErrInvalid.
 func (a *Array) Copy(p *Pool, order byte) (*Array, error) {
-	if err := a.alive(); err != nil {
+	if err := a.hostAlive(); err != nil {
 		return nil, err
 	}
 	switch order {
@@ -44,10 +44,10 @@ func (a *Array) Copy(p *Pool, order byte) (*Array, error) {
 // ranges of src and dst intersect, the copy goes through one (except when
 // both are C-contiguous with the same shape, where copy's memmove suffices).
 func CopyInto(dst, src *Array) error {
-	if err := dst.alive(); err != nil {
+	if err := dst.hostAlive(); err != nil {
 		return err
 	}
-	if err := src.alive(); err != nil {
+	if err := src.hostAlive(); err != nil {
 		return err
 	}
 	if dst.dt != src.dt {
@@ -125,7 +125,7 @@ func overlap(a, b *Array) bool {
 // wrong length wraps ErrInvalid; a read-only array wraps ErrReadOnly.
 // Contiguous runs are filled by doubling copies.
 func (a *Array) FillBytes(item []byte) error {
-	if err := a.alive(); err != nil {
+	if err := a.hostAlive(); err != nil {
 		return err
 	}
 	if len(item) != a.dt.Itemsize() {

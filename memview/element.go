@@ -30,7 +30,7 @@ func (a *Array) offsetOf(idx []int) (int, error) {
 
 // elem returns the address of one element (see offsetOf).
 func (a *Array) elem(idx []int) (unsafe.Pointer, error) {
-	if err := a.alive(); err != nil {
+	if err := a.hostAlive(); err != nil {
 		return nil, err
 	}
 	off, err := a.offsetOf(idx)
@@ -160,7 +160,7 @@ func toInt64(v float64) int64 {
 // Each calls fn with the address of every element in C order (the strided
 // iterator), and stops at and returns the first error.
 func (a *Array) Each(fn func(p unsafe.Pointer) error) error {
-	if err := a.alive(); err != nil {
+	if err := a.hostAlive(); err != nil {
 		return err
 	}
 	base := a.Pointer()
