@@ -7,9 +7,11 @@ package pyext
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 
+	"github.com/memview/memview/cuda"
 	"github.com/memview/memview/memview"
 )
 
@@ -32,6 +34,10 @@ func fillMeta(a *memview.Array, m *C.mv_meta) {
 	putString(unsafe.Pointer(&m.format[0]), len(m.format), dt.Format())
 	putString(unsafe.Pointer(&m.dtype[0]), len(m.dtype), dt.Name())
 	putString(unsafe.Pointer(&m.typestr[0]), len(m.typestr), dt.Typestr())
+	dev := a.Device()
+	m.device_kind = C.int32_t(dev.Kind)
+	m.device_id = C.int32_t(dev.ID)
+	putString(unsafe.Pointer(&m.device[0]), len(m.device), dev.String())
 	for i := range shape {
 		m.shape[i] = C.int64_t(shape[i])
 		m.strides[i] = C.int64_t(strides[i])
@@ -132,6 +138,99 @@ func importBuffer(buf unsafe.Pointer, shape []int, cstrides *C.int64_t, ndim, it
 	armed = true
 	_ = b.Release() // the array holds its own reference now
 	return a, nil
+}
+
+//export mvgo_wrap_device
+func mvgo_wrap_device(ptr C.uintptr_t, ndim C.int, shape, strides *C.int64_t, typestr *C.char,
+	readonly C.int, token unsafe.Pointer, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	a, err := importDevice(uintptr(ptr), ints(shape, ndim), strides, int(ndim), C.GoString(typestr),
+		readonly != 0, token)
+	return finish(a, err, m, e)
+}
+
+// importDevice wraps CUDA memory described by a CUDA Array Interface without
+// copying or touching it. Only the reachable span is wrapped; the device is the
+// one the driver names for the address (device 0 where there is no driver, so
+// interface dicts can still be checked on machines without a GPU).
+func importDevice(ptr uintptr, shape []int, cstrides *C.int64_t, ndim int, typestr string,
+	readonly bool, token unsafe.Pointer) (*memview.Array, error) {
+	dt, err := memview.ParseDType(typestr)
+	if err != nil {
+		return nil, fmt.Errorf("memview.from_cuda_array_interface: %w", err)
+	}
+	itemsize := dt.Itemsize()
+	var strides []int
+	if cstrides != nil {
+		strides = ints(cstrides, C.int(ndim))
+	} else if strides, err = memview.ContiguousStrides(shape, itemsize, 'C'); err != nil {
+		return nil, fmt.Errorf("memview.from_cuda_array_interface: %w", err)
+	}
+	for i, s := range strides {
+		if s%itemsize != 0 {
+			return nil, fmt.Errorf("memview.from_cuda_array_interface: stride %d of axis %d is not a multiple of the item size %d: %w",
+				s, i, itemsize, memview.ErrInvalid)
+		}
+	}
+	if align := alignment(dt); ptr%uintptr(align) != 0 {
+		return nil, fmt.Errorf("memview.from_cuda_array_interface: data at %#x is not %d-byte aligned for %s: %w",
+			ptr, align, dt, memview.ErrInvalid)
+	}
+	lo, hi := memview.Layout{Shape: shape, Strides: strides, Itemsize: itemsize}.Span()
+	if ptr == 0 && hi > lo { // an empty array may have a null pointer
+		return nil, fmt.Errorf("memview.from_cuda_array_interface: null data pointer for a non-empty array: %w", memview.ErrInvalid)
+	}
+	if uintptr(-lo) > ptr {
+		return nil, fmt.Errorf("memview.from_cuda_array_interface: strides reach below address 0: %w", memview.ErrInvalid)
+	}
+	dev := memview.Device{Kind: memview.CUDA}
+	if id, err := cuda.PointerDevice(ptr); err == nil {
+		dev.ID = id
+	} else if !errors.Is(err, cuda.ErrNoDevice) && hi > lo {
+		return nil, fmt.Errorf("memview.from_cuda_array_interface: %#x is not CUDA memory (%v): %w", ptr, err, memview.ErrInvalid)
+	}
+	armed := false
+	b := memview.WrapDevice(ptr-uintptr(-lo), hi-lo, readonly, dev, func() {
+		if armed {
+			C.mv_release_object(token)
+		}
+	})
+	a, err := memview.NewArray(b, dt, shape, strides, -lo, readonly)
+	if err != nil {
+		_ = b.Release() // not armed: C drops its reference itself
+		return nil, fmt.Errorf("memview.from_cuda_array_interface: %w", err)
+	}
+	armed = true
+	_ = b.Release()
+	return a, nil
+}
+
+//export mvgo_dtype_info
+func mvgo_dtype_info(name *C.char, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	dt, err := memview.ParseDType(C.GoString(name))
+	if err != nil {
+		return setErr(e, err)
+	}
+	m.itemsize = C.int64_t(dt.Itemsize())
+	putString(unsafe.Pointer(&m.dtype[0]), len(m.dtype), dt.Name())
+	putString(unsafe.Pointer(&m.typestr[0]), len(m.typestr), dt.Typestr())
+	putString(unsafe.Pointer(&m.format[0]), len(m.format), dt.Format())
+	return 0
+}
+
+//export mvgo_cuda_device_count
+func mvgo_cuda_device_count() (n C.int) {
+	defer func() {
+		if recover() != nil {
+			n = 0
+		}
+	}()
+	c, err := cuda.DeviceCount()
+	if err != nil {
+		return 0
+	}
+	return C.int(c)
 }
 
 // alignment is the address alignment an element of dt needs.

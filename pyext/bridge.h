@@ -20,6 +20,14 @@ enum {
     MV_SYSTEM_ERROR = 6, /* a recovered Go panic: a bug in memview */
 };
 
+/* Where an array's memory lives (memview.DeviceKind). */
+enum {
+    MV_DEV_CPU = 0,
+    MV_DEV_CUDA = 1,         /* device memory: no buffer protocol, CAI instead */
+    MV_DEV_CUDA_HOST = 2,    /* pinned host memory */
+    MV_DEV_CUDA_MANAGED = 3, /* managed memory */
+};
+
 /* mv_err carries a Go error to C. */
 typedef struct {
     int kind;
@@ -40,6 +48,9 @@ typedef struct {
     char format[8];   /* PEP 3118 format of one item */
     char dtype[16];   /* NumPy name */
     char typestr[8];  /* array-interface typestr */
+    int32_t device_kind; /* MV_DEV_* */
+    int32_t device_id;
+    char device[24];  /* "cpu", "cuda:0", ... */
     int64_t shape[MV_MAXDIM];
     int64_t strides[MV_MAXDIM]; /* signed, bytes */
 } mv_meta;
@@ -52,7 +63,9 @@ typedef struct {
     int64_t has_start, has_stop;
 } mv_index;
 
-/* Implemented in C, called from Go: give back a buffer imported from Python. */
+/* Implemented in C, called from Go: give back a buffer imported from Python, or
+ * the reference to an object whose CUDA memory was imported. */
 void mv_release_import(void *token);
+void mv_release_object(void *token);
 
 #endif

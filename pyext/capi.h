@@ -28,9 +28,12 @@ typedef struct {
     Py_ssize_t *shape;     /* ndim entries, then ndim strides; NULL when ndim == 0 */
     Py_ssize_t *strides;
     PyObject *base;        /* what keeps the memory alive (source object or owning array), or NULL */
+    int device_kind;       /* MV_DEV_* */
+    long long stream;      /* CUDA stream the data is ordered on (CAI "stream"); 0 for none */
     char format[8];
     char dtype[16];
     char typestr[8];
+    char device[24];
 } MVArray;
 
 extern PyObject *mv_array_base_type;  /* memview._core.ArrayBase */

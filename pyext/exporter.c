@@ -22,6 +22,13 @@ array_getbuffer(PyObject *self, Py_buffer *view, int flags)
         PyErr_SetString(PyExc_BufferError, "memview: operation on a released array");
         return -1;
     }
+    /* Protocols follow the device: the buffer protocol serves host memory only. */
+    if (a->device_kind == MV_DEV_CUDA) {
+        PyErr_Format(PyExc_BufferError,
+                     "memview: the array is on %s: the buffer protocol serves host memory; "
+                     "use __cuda_array_interface__", a->device);
+        return -1;
+    }
     /* PyBUF_WRITABLE: provide a writable buffer or fail. */
     if ((flags & PyBUF_WRITABLE) && a->readonly) {
         PyErr_SetString(PyExc_BufferError, "memview: array is read-only");
@@ -143,6 +150,7 @@ static PyObject *get_format(PyObject *self, void *c) { return PyUnicode_FromStri
 static PyObject *get_dtype(PyObject *self, void *c) { return PyUnicode_FromString(A->dtype); }
 static PyObject *get_typestr(PyObject *self, void *c) { return PyUnicode_FromString(A->typestr); }
 static PyObject *get_ptr(PyObject *self, void *c) { return PyLong_FromVoidPtr(A->buf); }
+static PyObject *get_device(PyObject *self, void *c) { return PyUnicode_FromString(A->device); }
 static PyObject *get_exports(PyObject *self, void *c) { return PyLong_FromSsize_t(A->exports); }
 static PyObject *get_released(PyObject *self, void *c) { return PyBool_FromLong(A->handle == 0); }
 static PyObject *get_base(PyObject *self, void *c)
@@ -150,6 +158,53 @@ static PyObject *get_base(PyObject *self, void *c)
     PyObject *b = A->base ? A->base : Py_None;
     Py_INCREF(b);
     return b;
+}
+
+/* __cuda_array_interface__ (version 3), built from the cached metadata. CPU
+ * arrays have none: AttributeError, so hasattr(a, "__cuda_array_interface__") is
+ * False for them. */
+static PyObject *
+get_cai(PyObject *self, void *c)
+{
+    MVArray *a = A;
+    if (a->device_kind != MV_DEV_CUDA && a->device_kind != MV_DEV_CUDA_MANAGED) {
+        PyErr_SetString(PyExc_AttributeError,
+                        "memview: arrays in host memory have no __cuda_array_interface__; "
+                        "use the buffer protocol");
+        return NULL;
+    }
+    if (mv_check_live(a) < 0)
+        return NULL;
+    PyObject *shape = ssize_tuple(a->shape, a->ndim);
+    PyObject *strides = NULL;
+    if (shape == NULL)
+        return NULL;
+    /* strides is None exactly when the array is C-contiguous */
+    if (a->c_contig) {
+        Py_INCREF(Py_None);
+        strides = Py_None;
+    } else if ((strides = ssize_tuple(a->strides, a->ndim)) == NULL) {
+        Py_DECREF(shape);
+        return NULL;
+    }
+    /* data: (ptr, readonly), ptr 0 for an empty array */
+    void *ptr = a->len == 0 ? NULL : (void *)a->buf;
+    PyObject *stream;
+    if (a->stream != 0)
+        stream = PyLong_FromLongLong(a->stream);
+    else {
+        Py_INCREF(Py_None);
+        stream = Py_None;
+    }
+    PyObject *d = Py_BuildValue("{s:N,s:s,s:[(s,s)],s:(N,O),s:N,s:i,s:N}",
+                                "shape", shape,
+                                "typestr", a->typestr,
+                                "descr", "", a->typestr,
+                                "data", PyLong_FromVoidPtr(ptr), a->readonly ? Py_True : Py_False,
+                                "strides", strides,
+                                "version", 3,
+                                "stream", stream);
+    return d;
 }
 #undef A
 
@@ -169,6 +224,8 @@ static PyGetSetDef array_getset[] = {
     {"ptr", get_ptr, NULL, "Address of element 0.", NULL},
     {"base", get_base, NULL, "The object that keeps the memory alive, or None for an owner.", NULL},
     {"released", get_released, NULL, "True once release() has been called.", NULL},
+    {"device", get_device, NULL, "Where the memory is: 'cpu' or 'cuda:N'.", NULL},
+    {"__cuda_array_interface__", get_cai, NULL, "CUDA Array Interface v3 (CUDA arrays only).", NULL},
     {"_exports", get_exports, NULL, "Number of live buffer exports.", NULL},
     {NULL},
 };
@@ -236,6 +293,9 @@ mv_new_array(const mv_meta *m, PyObject *base)
     memcpy(a->format, m->format, sizeof a->format);
     memcpy(a->dtype, m->dtype, sizeof a->dtype);
     memcpy(a->typestr, m->typestr, sizeof a->typestr);
+    memcpy(a->device, m->device, sizeof a->device);
+    a->device_kind = m->device_kind;
+    a->device[sizeof a->device - 1] = 0;
     a->format[sizeof a->format - 1] = 0;
     a->dtype[sizeof a->dtype - 1] = 0;
     a->typestr[sizeof a->typestr - 1] = 0;

@@ -74,6 +74,16 @@ view_base(MVArray *parent)
     return parent->base ? parent->base : (PyObject *)parent;
 }
 
+/* finish_view makes a view of parent: same owner, same stream. */
+static PyObject *
+finish_view(int rc, const mv_meta *m, const mv_err *e, MVArray *parent)
+{
+    PyObject *v = finish(rc, m, e, view_base(parent));
+    if (v != NULL)
+        ((MVArray *)v)->stream = parent->stream;
+    return v;
+}
+
 /* empty(shape: tuple[int], dtype: str, order: str) -> Array, zero-filled */
 static PyObject *
 core_empty(PyObject *mod, PyObject *args)
@@ -171,6 +181,80 @@ core_from_buffer(PyObject *mod, PyObject *args)
     return mv_new_array(&m, obj);
 }
 
+/* Called from Go when the last reference to imported CUDA memory goes. */
+void
+mv_release_object(void *token)
+{
+    PyGILState_STATE st = PyGILState_Ensure();
+    Py_DECREF((PyObject *)token);
+    PyGILState_Release(st);
+}
+
+/* from_cai(obj, ptr, shape, strides|None, typestr, readonly, stream) -> Array over
+ * the CUDA memory obj describes (the facade validated the interface dict). */
+static PyObject *
+core_from_cai(PyObject *mod, PyObject *args)
+{
+    PyObject *obj, *ptr_o, *shape_t, *strides_o;
+    const char *typestr;
+    int readonly;
+    long long stream;
+    if (!PyArg_ParseTuple(args, "OOOOspL", &obj, &ptr_o, &shape_t, &strides_o, &typestr,
+                          &readonly, &stream))
+        return NULL;
+    void *ptr = PyLong_AsVoidPtr(ptr_o);
+    if (ptr == NULL && PyErr_Occurred())
+        return NULL;
+    int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
+    int n = int64_tuple(shape_t, shape, "shape");
+    if (n < 0)
+        return NULL;
+    int64_t *sp = NULL;
+    if (strides_o != Py_None) {
+        int ns = int64_tuple(strides_o, strides, "strides");
+        if (ns < 0)
+            return NULL;
+        if (ns != n) {
+            PyErr_Format(PyExc_ValueError, "memview: %d strides for %d dimensions", ns, n);
+            return NULL;
+        }
+        sp = strides;
+    }
+    mv_meta m;
+    mv_err e;
+    Py_INCREF(obj); /* given back by mv_release_object when Go drops the memory */
+    int rc = mvgo_wrap_device((uintptr_t)ptr, n, shape, sp, (char *)typestr, readonly, obj, &m, &e);
+    if (rc != 0) {
+        Py_DECREF(obj);
+        return mv_raise(&e);
+    }
+    PyObject *a = mv_new_array(&m, obj);
+    if (a != NULL)
+        ((MVArray *)a)->stream = stream;
+    return a;
+}
+
+/* dtype_info(name) -> (name, itemsize, typestr, format) of a dtype name or typestr */
+static PyObject *
+core_dtype_info(PyObject *mod, PyObject *arg)
+{
+    const char *name = PyUnicode_AsUTF8AndSize(arg, NULL);
+    if (name == NULL)
+        return NULL;
+    mv_meta m; /* only itemsize, dtype, typestr and format are filled */
+    mv_err e;
+    if (mvgo_dtype_info((char *)name, &m, &e) != 0)
+        return mv_raise(&e);
+    return Py_BuildValue("(sLss)", m.dtype, (long long)m.itemsize, m.typestr, m.format);
+}
+
+/* cuda_device_count() -> int; 0 where there is no driver or device */
+static PyObject *
+core_cuda_device_count(PyObject *mod, PyObject *unused)
+{
+    return PyLong_FromLong(mvgo_cuda_device_count());
+}
+
 /* ---- views ---- */
 
 /* view(a, key: tuple of 7-int tuples) -> Array (basic indexing) */
@@ -204,7 +288,7 @@ core_view(PyObject *mod, PyObject *args)
     mv_meta m;
     mv_err e;
     int rc = mvgo_index(a->handle, (int)n, idx, &m, &e);
-    return finish(rc, &m, &e, view_base(a));
+    return finish_view(rc, &m, &e, a);
 }
 
 /* Parse (array, tuple of ints) arguments. */
@@ -232,7 +316,7 @@ core_transpose(PyObject *mod, PyObject *args)
     mv_meta m;
     mv_err e;
     int rc = mvgo_transpose(a->handle, n, axes, &m, &e);
-    return finish(rc, &m, &e, view_base(a));
+    return finish_view(rc, &m, &e, a);
 }
 
 /* reshape(a, shape: tuple) -> Array view, or ValueError if a copy is needed */
@@ -247,7 +331,7 @@ core_reshape(PyObject *mod, PyObject *args)
     mv_meta m;
     mv_err e;
     int rc = mvgo_reshape(a->handle, n, shape, &m, &e);
-    return finish(rc, &m, &e, view_base(a));
+    return finish_view(rc, &m, &e, a);
 }
 
 /* readonly_view(a) -> Array: the same elements, read-only */
@@ -260,7 +344,7 @@ core_readonly_view(PyObject *mod, PyObject *o)
     mv_meta m;
     mv_err e;
     int rc = mvgo_readonly(a->handle, &m, &e);
-    return finish(rc, &m, &e, view_base(a));
+    return finish_view(rc, &m, &e, a);
 }
 
 /* ---- copies and writes (Go does the work) ---- */
@@ -412,6 +496,9 @@ core_set_array_type(PyObject *mod, PyObject *cls)
 static PyMethodDef core_methods[] = {
     {"empty", core_empty, METH_VARARGS, "empty(shape, dtype, order) -> zero-filled Go-owned array"},
     {"from_buffer", core_from_buffer, METH_VARARGS, "from_buffer(obj, writable) -> array over obj's memory"},
+    {"from_cai", core_from_cai, METH_VARARGS, "from_cai(obj, ptr, shape, strides, typestr, readonly, stream)"},
+    {"dtype_info", core_dtype_info, METH_O, "dtype_info(name) -> (name, itemsize, typestr, format)"},
+    {"cuda_device_count", core_cuda_device_count, METH_NOARGS, "number of CUDA devices (0 without a driver)"},
     {"view", core_view, METH_VARARGS, "view(a, key) -> basic-indexing view"},
     {"transpose", core_transpose, METH_VARARGS, "transpose(a, axes) -> view"},
     {"reshape", core_reshape, METH_VARARGS, "reshape(a, shape) -> view"},

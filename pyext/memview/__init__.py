@@ -23,11 +23,13 @@ from . import pyext as _pyext
 
 _pyext.Install()  # creates memview._core (C array type + Go bridge) once
 
-from . import _core, _dtypes  # noqa: E402
-from ._array import Array, from_nested as _from_nested  # noqa: E402
+from . import _cai, _core, _dtypes, cuda  # noqa: E402
+from ._array import Array  # noqa: E402
+from ._gpumemoryview import gpumemoryview  # noqa: E402
 
 __all__ = [
-    "Array", "Pool", "empty", "zeros", "full", "arange", "from_buffer", "asarray",
+    "Array", "Pool", "empty", "zeros", "full", "arange", "from_buffer", "from_cuda_array_interface",
+    "asarray", "gpumemoryview", "cuda",
     "default_pool", "live_handles", "scale_in_go", "sum_in_go", "DTYPES", "__version__",
 ]
 __version__ = "0.1.0"
@@ -66,8 +68,12 @@ def _dtype_name(dtype) -> str:
 
 
 def _check_device(device):
-    if device != "cpu":
-        raise ValueError(f"memview: device {device!r} is not supported yet; only 'cpu' is")
+    if device == "cpu":
+        return
+    if device == "cuda" or (isinstance(device, str) and device.startswith("cuda:")):
+        raise ValueError(f"memview: allocating on {device!r} is not implemented yet (CUDA arrays "
+                         "can be imported with from_cuda_array_interface)")
+    raise ValueError(f"memview: unknown device {device!r}; use 'cpu', 'cuda' or 'cuda:N'")
 
 
 def empty(shape, dtype="float64", *, order="C", device="cpu") -> Array:
@@ -149,10 +155,27 @@ def from_buffer(obj, *, writable=None) -> Array:
     return _core.from_buffer(obj, flag)
 
 
+def from_cuda_array_interface(obj) -> Array:
+    """An array over the CUDA memory obj describes with __cuda_array_interface__
+    (CuPy, Numba, PyTorch arrays, ...), without copying or touching it.
+
+    obj is kept alive while the array or any view of it lives; its read-only flag
+    and its stream are kept (and passed on by the array's own interface). Masks,
+    unknown versions and stream 0 are refused.
+    """
+    who = "memview.from_cuda_array_interface"
+    f = _cai.parse(_cai.interface_of(obj, who), who)
+    return _core.from_cai(obj, f["ptr"], f["shape"], f["strides"], f["typestr"], f["readonly"],
+                          f["stream"])
+
+
 def asarray(obj) -> Array:
-    """obj itself if it is a memview array, else a zero-copy array over its memory."""
+    """obj itself if it is a memview array, else a zero-copy array over its memory:
+    through the CUDA Array Interface if obj has one, else the buffer protocol."""
     if isinstance(obj, Array):
         return obj
+    if hasattr(obj, "__cuda_array_interface__"):
+        return from_cuda_array_interface(obj)
     return from_buffer(obj)
 
 

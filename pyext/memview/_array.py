@@ -233,15 +233,12 @@ class Array(_core.ArrayBase):
         return _core.copy(self, order)
 
     def to(self, device):
-        """The array on device; only "cpu" exists today (CUDA arrays are not implemented yet)."""
-        if device != "cpu":
-            raise ValueError(f"memview: device {device!r} is not supported yet; only 'cpu' is")
-        return self
-
-    @property
-    def device(self):
-        """Where the memory is: "cpu"."""
-        return "cpu"
+        """The array on device: itself when it is already there. Copies between host
+        and CUDA memory are not implemented yet."""
+        if device == self.device or (device == "cuda" and self.device == "cuda:0"):
+            return self
+        raise ValueError(f"memview: copying an array from {self.device!r} to {device!r} "
+                         "is not implemented yet")
 
     # -- lifetime
     def release(self):
@@ -257,6 +254,9 @@ class Array(_core.ArrayBase):
     def __repr__(self):
         if self.released:
             return "<released memview.Array>"
+        if self.device.startswith("cuda"):
+            return (f"memview.Array(<{self.device} memory at {self.ptr:#x}>, shape={self.shape}, "
+                    f"dtype={self.dtype!r})")
         if self.size <= 1000:
             body = repr(self.tolist())
         else:
