@@ -8,6 +8,10 @@
     python3 build.py bench       set up, build, run benchmarks/
     python3 build.py wheel       build an abi3 wheel into dist/
     python3 build.py ext         build the importable package into .build/pkg/
+    python3 build.py gpu-check [WHEEL] [OUTDIR]
+                                 on a GPU machine without Go: install an abi3 wheel
+                                 built elsewhere and run every GPU test and benchmark,
+                                 writing results to OUTDIR (default $OUT or gpu-results/)
 
 Set-up is done here, on a fresh machine, every time it is needed: a virtual
 environment in .build/venv (numpy, pytest, pybindgen from requirements-dev.txt),
@@ -293,8 +297,39 @@ def cmd_wheel(args):
     write_wheel(pkg, ROOT / "dist")
 
 
+def cmd_gpu_check(args):
+    """Install a prebuilt wheel (no Go needed) and run the GPU tests and benchmarks."""
+    wheels = sorted((ROOT / "dist").glob(f"{NAME}-*-abi3-*.whl"))
+    wheel = Path(args[0]) if args else (wheels[-1] if wheels else None)
+    if wheel is None or not wheel.exists():
+        sys.exit("gpu-check: no wheel given and none in dist/ (build one with `python3 build.py wheel`)")
+    out = Path(args[1] if len(args) > 1 else os.environ.get("OUT") or ROOT / "gpu-results")
+    out.mkdir(parents=True, exist_ok=True)
+    import tempfile
+    site = Path(tempfile.mkdtemp(prefix="memview-site-"))
+    run([sys.executable, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "-q",
+         "--target", site, wheel])
+    env = dict(os.environ, PYTHONPATH=str(site))
+    tests = ["tests/test_gpu.py", "tests/test_cuda_interface.py", "tests/test_gpumemoryview.py",
+             "tests/test_roundtrip.py", "tests/test_lifetime.py"]
+    with open(out / "pytest.txt", "w") as f:
+        rc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+                             f"--junitxml={out / 'pytest.xml'}", *tests], cwd=ROOT, env=env,
+                            stdout=f, stderr=subprocess.STDOUT).returncode
+    with open(out / "bench_cuda.txt", "w") as f:
+        brc = subprocess.run([sys.executable, "benchmarks/bench_cuda.py"], cwd=ROOT, env=env,
+                             stdout=f, stderr=subprocess.STDOUT).returncode
+    tail = (out / "pytest.txt").read_text().strip().splitlines()[-1:]
+    summary = (f"wheel: {wheel.name}\npython: {sys.version.split()[0]}\n"
+               f"pytest exit {rc}: {tail[0] if tail else ''}\nbench_cuda exit {brc}\n")
+    (out / "result.txt").write_text(summary)
+    print(summary + (out / "bench_cuda.txt").read_text())
+    if rc or brc:
+        sys.exit(1)
+
+
 COMMANDS = {"demo": cmd_demo, "test": cmd_test, "pytest": cmd_pytest, "gotest": cmd_gotest,
-            "bench": cmd_bench, "wheel": cmd_wheel, "ext": cmd_ext}
+            "bench": cmd_bench, "wheel": cmd_wheel, "ext": cmd_ext, "gpu-check": cmd_gpu_check}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
