@@ -7,7 +7,6 @@ package pyext
 import "C"
 
 import (
-	"errors"
 	"fmt"
 	"unsafe"
 
@@ -89,120 +88,18 @@ func mvgo_empty(ndim C.int, shape *C.int64_t, dtype *C.char, order C.char, m *C.
 func mvgo_import(buf unsafe.Pointer, ndim C.int, shape, strides *C.int64_t, itemsize C.int64_t,
 	format *C.char, readonly C.int, token unsafe.Pointer, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	a, err := importBuffer(buf, ints(shape, ndim), strides, int(ndim), int(itemsize),
-		C.GoString(format), readonly != 0, token)
+	a, err := importBuffer(buf, ints(shape, ndim), strides, int(itemsize), C.GoString(format),
+		readonly != 0, token)
 	return finish(a, err, m, e)
-}
-
-// importBuffer wraps a Python exporter's memory without copying. Only the span the
-// view can reach is wrapped; element 0 sits at -lo inside it. The buffer's release
-// gives the Py_buffer (token) back to Python when the last reference goes.
-func importBuffer(buf unsafe.Pointer, shape []int, cstrides *C.int64_t, ndim, itemsize int,
-	format string, readonly bool, token unsafe.Pointer) (*memview.Array, error) {
-	dt, err := memview.DTypeFromFormat(format)
-	if err != nil {
-		return nil, fmt.Errorf("memview.from_buffer: %w", err)
-	}
-	if dt.Itemsize() != itemsize {
-		return nil, fmt.Errorf("memview.from_buffer: format %q has item size %d but the exporter says %d: %w",
-			format, dt.Itemsize(), itemsize, memview.ErrInvalid)
-	}
-	var strides []int
-	if cstrides != nil {
-		strides = ints(cstrides, C.int(ndim))
-	} else if strides, err = memview.ContiguousStrides(shape, itemsize, 'C'); err != nil {
-		return nil, fmt.Errorf("memview.from_buffer: %w", err)
-	}
-	for i, s := range strides {
-		if s%itemsize != 0 {
-			return nil, fmt.Errorf("memview.from_buffer: stride %d of axis %d is not a multiple of the item size %d: %w",
-				s, i, itemsize, memview.ErrInvalid)
-		}
-	}
-	if align := alignment(dt); uintptr(buf)%uintptr(align) != 0 {
-		return nil, fmt.Errorf("memview.from_buffer: data at %#x is not %d-byte aligned for %s: %w",
-			uintptr(buf), align, dt, memview.ErrInvalid)
-	}
-	lo, hi := memview.Layout{Shape: shape, Strides: strides, Itemsize: itemsize}.Span()
-	armed := false
-	b := memview.WrapExternal(unsafe.Add(buf, lo), hi-lo, readonly, func() {
-		if armed {
-			C.mv_release_import(token)
-		}
-	})
-	a, err := memview.NewArray(b, dt, shape, strides, -lo, readonly)
-	if err != nil {
-		_ = b.Release() // not armed: C gives the Py_buffer back itself
-		return nil, fmt.Errorf("memview.from_buffer: %w", err)
-	}
-	armed = true
-	_ = b.Release() // the array holds its own reference now
-	return a, nil
 }
 
 //export mvgo_wrap_device
 func mvgo_wrap_device(ptr C.uintptr_t, ndim C.int, shape, strides *C.int64_t, typestr *C.char,
 	readonly C.int, token unsafe.Pointer, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	a, err := importDevice(uintptr(ptr), ints(shape, ndim), strides, int(ndim), C.GoString(typestr),
+	a, err := importDevice(uintptr(ptr), ints(shape, ndim), strides, C.GoString(typestr),
 		readonly != 0, token)
 	return finish(a, err, m, e)
-}
-
-// importDevice wraps CUDA memory described by a CUDA Array Interface without
-// copying or touching it. Only the reachable span is wrapped; the device is the
-// one the driver names for the address (device 0 where there is no driver, so
-// interface dicts can still be checked on machines without a GPU).
-func importDevice(ptr uintptr, shape []int, cstrides *C.int64_t, ndim int, typestr string,
-	readonly bool, token unsafe.Pointer) (*memview.Array, error) {
-	dt, err := memview.ParseDType(typestr)
-	if err != nil {
-		return nil, fmt.Errorf("memview.from_cuda_array_interface: %w", err)
-	}
-	itemsize := dt.Itemsize()
-	var strides []int
-	if cstrides != nil {
-		strides = ints(cstrides, C.int(ndim))
-	} else if strides, err = memview.ContiguousStrides(shape, itemsize, 'C'); err != nil {
-		return nil, fmt.Errorf("memview.from_cuda_array_interface: %w", err)
-	}
-	for i, s := range strides {
-		if s%itemsize != 0 {
-			return nil, fmt.Errorf("memview.from_cuda_array_interface: stride %d of axis %d is not a multiple of the item size %d: %w",
-				s, i, itemsize, memview.ErrInvalid)
-		}
-	}
-	if align := alignment(dt); ptr%uintptr(align) != 0 {
-		return nil, fmt.Errorf("memview.from_cuda_array_interface: data at %#x is not %d-byte aligned for %s: %w",
-			ptr, align, dt, memview.ErrInvalid)
-	}
-	lo, hi := memview.Layout{Shape: shape, Strides: strides, Itemsize: itemsize}.Span()
-	if ptr == 0 && hi > lo { // an empty array may have a null pointer
-		return nil, fmt.Errorf("memview.from_cuda_array_interface: null data pointer for a non-empty array: %w", memview.ErrInvalid)
-	}
-	if uintptr(-lo) > ptr {
-		return nil, fmt.Errorf("memview.from_cuda_array_interface: strides reach below address 0: %w", memview.ErrInvalid)
-	}
-	dev := memview.Device{Kind: memview.CUDA}
-	if id, err := cuda.PointerDevice(ptr); err == nil {
-		dev.ID = id
-	} else if !errors.Is(err, cuda.ErrNoDevice) && hi > lo {
-		return nil, fmt.Errorf("memview.from_cuda_array_interface: %#x is not CUDA memory (%v): %w", ptr, err, memview.ErrInvalid)
-	}
-	armed := false
-	b := memview.WrapDevice(ptr-uintptr(-lo), hi-lo, readonly, dev, func() {
-		if armed {
-			C.mv_release_object(token)
-		}
-	})
-	a, err := memview.NewArray(b, dt, shape, strides, -lo, readonly)
-	if err != nil {
-		_ = b.Release() // not armed: C drops its reference itself
-		return nil, fmt.Errorf("memview.from_cuda_array_interface: %w", err)
-	}
-	armed = true
-	_ = b.Release()
-	return a, nil
 }
 
 //export mvgo_dtype_info
@@ -231,14 +128,6 @@ func mvgo_cuda_device_count() (n C.int) {
 		return 0
 	}
 	return C.int(c)
-}
-
-// alignment is the address alignment an element of dt needs.
-func alignment(dt memview.DType) int {
-	if dt.Kind() == 'c' {
-		return dt.Itemsize() / 2
-	}
-	return dt.Itemsize()
 }
 
 //export mvgo_release

@@ -1,0 +1,129 @@
+package pyext
+
+/*
+#include "bridge.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/memview/memview/cuda"
+	"github.com/memview/memview/memview"
+)
+
+// Imports wrap memory that Python objects own — a PEP 3118 exporter's buffer or a
+// CUDA Array Interface producer's device memory — without copying it. Only the
+// span the view can reach is wrapped (element 0 sits at -lo inside it), and the
+// owner is given back (the Py_buffer released, the object decref'd) when the last
+// reference to that memory goes.
+
+// importBuffer wraps a Py_buffer's memory; token is the Py_buffer.
+func importBuffer(buf unsafe.Pointer, shape []int, cstrides *C.int64_t, itemsize int,
+	format string, readonly bool, token unsafe.Pointer) (*memview.Array, error) {
+	const who = "memview.from_buffer"
+	dt, err := memview.DTypeFromFormat(format)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", who, err)
+	}
+	if dt.Itemsize() != itemsize {
+		return nil, fmt.Errorf("%s: format %q has item size %d but the exporter says %d: %w",
+			who, format, dt.Itemsize(), itemsize, memview.ErrInvalid)
+	}
+	strides, lo, hi, err := foreignLayout(who, dt, uintptr(buf), shape, cstrides)
+	if err != nil {
+		return nil, err
+	}
+	return adopt(who, dt, shape, strides, lo, readonly, func(release func()) *memview.Buffer {
+		return memview.WrapExternal(unsafe.Add(buf, lo), hi-lo, readonly, release)
+	}, func() { C.mv_release_import(token) })
+}
+
+// importDevice wraps CUDA memory described by a CUDA Array Interface, never
+// touching it; token is the producer object. The device is the one the driver
+// names for the address (device 0 where there is no driver, so interface dicts
+// can still be checked on machines without a GPU).
+func importDevice(ptr uintptr, shape []int, cstrides *C.int64_t, typestr string,
+	readonly bool, token unsafe.Pointer) (*memview.Array, error) {
+	const who = "memview.from_cuda_array_interface"
+	dt, err := memview.ParseDType(typestr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", who, err)
+	}
+	strides, lo, hi, err := foreignLayout(who, dt, ptr, shape, cstrides)
+	if err != nil {
+		return nil, err
+	}
+	if ptr == 0 && hi > lo { // an empty array may have a null pointer
+		return nil, fmt.Errorf("%s: null data pointer for a non-empty array: %w", who, memview.ErrInvalid)
+	}
+	if uintptr(-lo) > ptr {
+		return nil, fmt.Errorf("%s: strides reach below address 0: %w", who, memview.ErrInvalid)
+	}
+	dev := memview.Device{Kind: memview.CUDA}
+	if id, err := cuda.PointerDevice(ptr); err == nil {
+		dev.ID = id
+	} else if !errors.Is(err, cuda.ErrNoDevice) && hi > lo {
+		return nil, fmt.Errorf("%s: %#x is not CUDA memory (%v): %w", who, ptr, err, memview.ErrInvalid)
+	}
+	return adopt(who, dt, shape, strides, lo, readonly, func(release func()) *memview.Buffer {
+		return memview.WrapDevice(ptr-uintptr(-lo), hi-lo, readonly, dev, release)
+	}, func() { C.mv_release_object(token) })
+}
+
+// foreignLayout checks the layout of memory someone else owns at addr and
+// returns its byte strides (C order when cstrides is nil) and the span [lo, hi)
+// it reaches, relative to element 0. Strides must be multiples of the item size
+// and the data aligned for the dtype, as the SimpleArray seed requires.
+func foreignLayout(who string, dt memview.DType, addr uintptr, shape []int,
+	cstrides *C.int64_t) (strides []int, lo, hi int, err error) {
+	itemsize := dt.Itemsize()
+	if cstrides != nil {
+		strides = ints(cstrides, C.int(len(shape)))
+	} else if strides, err = memview.ContiguousStrides(shape, itemsize, 'C'); err != nil {
+		return nil, 0, 0, fmt.Errorf("%s: %w", who, err)
+	}
+	for i, s := range strides {
+		if s%itemsize != 0 {
+			return nil, 0, 0, fmt.Errorf("%s: stride %d of axis %d is not a multiple of the item size %d: %w",
+				who, s, i, itemsize, memview.ErrInvalid)
+		}
+	}
+	if align := alignment(dt); addr%uintptr(align) != 0 {
+		return nil, 0, 0, fmt.Errorf("%s: data at %#x is not %d-byte aligned for %s: %w",
+			who, addr, align, dt, memview.ErrInvalid)
+	}
+	lo, hi = memview.Layout{Shape: shape, Strides: strides, Itemsize: itemsize}.Span()
+	return strides, lo, hi, nil
+}
+
+// adopt makes an array over the buffer wrap returns. giveBack runs when the last
+// reference to the buffer goes — but only if adopt succeeded: on failure the
+// caller still owns the memory and gives it back itself.
+func adopt(who string, dt memview.DType, shape, strides []int, lo int, readonly bool,
+	wrap func(release func()) *memview.Buffer, giveBack func()) (*memview.Array, error) {
+	armed := false
+	b := wrap(func() {
+		if armed {
+			giveBack()
+		}
+	})
+	a, err := memview.NewArray(b, dt, shape, strides, -lo, readonly)
+	if err != nil {
+		_ = b.Release() // not armed
+		return nil, fmt.Errorf("%s: %w", who, err)
+	}
+	armed = true
+	_ = b.Release() // the array holds its own reference now
+	return a, nil
+}
+
+// alignment is the address alignment an element of dt needs.
+func alignment(dt memview.DType) int {
+	if dt.Kind() == 'c' {
+		return dt.Itemsize() / 2
+	}
+	return dt.Itemsize()
+}
