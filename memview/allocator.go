@@ -26,3 +26,14 @@ type Allocator interface {
 	// Name is the backend name, such as "go", "mmap" or "host".
 	Name() string
 }
+
+// DeviceAllocator is an Allocator whose memory is not ordinary host memory
+// (CUDA device, pinned or managed memory, from package cuda). Buffers from a
+// Pool over it report that Device. Device memory is handed out as a []byte
+// only so that it fits the Allocator interface: its bytes must never be read
+// or written by the CPU unless Device().HostAccessible().
+type DeviceAllocator interface {
+	Allocator
+	// Device is where the memory lives.
+	Device() Device
+}

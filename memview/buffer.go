@@ -46,6 +46,7 @@ func NewBuffer(p *Pool, size int) (*Buffer, error) {
 		data:    data,
 		pool:    p,
 		mutable: true,
+		device:  p.Device(),
 		refs:    1,
 	}, nil
 }
@@ -76,9 +77,10 @@ func WrapDevice(addr uintptr, size int, readonly bool, dev Device, release func(
 func (b *Buffer) Device() Device { return b.device }
 
 // Bytes returns the span (len == Len()), aliasing the memory, or nil once
-// the buffer is released. Do not retain it past Release.
+// the buffer is released or when the CPU cannot address the memory (CUDA
+// device memory). Do not retain it past Release.
 func (b *Buffer) Bytes() []byte {
-	if b.released.Load() || b.ptr == nil {
+	if b.released.Load() || b.ptr == nil || !b.device.HostAccessible() {
 		return nil
 	}
 	return unsafe.Slice((*byte)(b.ptr), b.size)

@@ -43,19 +43,29 @@ func (d Device) String() string {
 // directly (everything but CUDA device memory).
 func (d Device) HostAccessible() bool { return d.Kind != CUDA }
 
-// ParseDevice reads "cpu", "cuda" (device 0) or "cuda:N". Anything else
-// wraps ErrInvalid.
+// ParseDevice reads the names String gives: "cpu", "cuda" (device 0),
+// "cuda:N", "cuda_host" (pinned host memory), "cuda_managed" (device 0) or
+// "cuda_managed:N". Anything else wraps ErrInvalid.
 func ParseDevice(s string) (Device, error) {
-	switch {
-	case s == "cpu":
+	switch s {
+	case "cpu":
 		return Device{}, nil
-	case s == "cuda":
+	case "cuda":
 		return Device{Kind: CUDA}, nil
-	case strings.HasPrefix(s, "cuda:"):
-		n, err := strconv.Atoi(s[len("cuda:"):])
-		if err == nil && n >= 0 {
-			return Device{Kind: CUDA, ID: n}, nil
+	case "cuda_host":
+		return Device{Kind: CUDAHost}, nil
+	case "cuda_managed":
+		return Device{Kind: CUDAManaged}, nil
+	}
+	for _, k := range []DeviceKind{CUDA, CUDAManaged} {
+		prefix := Device{Kind: k}.String()
+		prefix = prefix[:strings.IndexByte(prefix, ':')+1]
+		if rest, ok := strings.CutPrefix(s, prefix); ok {
+			// Digits only: Atoi alone would take "+1".
+			if n, err := strconv.Atoi(rest); err == nil && n >= 0 && rest[0] >= '0' && rest[0] <= '9' {
+				return Device{Kind: k, ID: n}, nil
+			}
 		}
 	}
-	return Device{}, fmt.Errorf("memview: device %q: want \"cpu\", \"cuda\" or \"cuda:N\": %w", s, ErrInvalid)
+	return Device{}, fmt.Errorf("memview: device %q: want \"cpu\", \"cuda\", \"cuda:N\", \"cuda_host\" or \"cuda_managed[:N]\": %w", s, ErrInvalid)
 }

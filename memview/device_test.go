@@ -19,6 +19,12 @@ func TestParseDevice(t *testing.T) {
 		{"no ordinal", "cuda:", Device{}, false},
 		{"unknown", "tpu", Device{}, false},
 		{"upper case", "CPU", Device{}, false},
+		{"plus sign", "cuda:+1", Device{}, false},
+		{"pinned", "cuda_host", Device{Kind: CUDAHost}, true},
+		{"pinned ordinal", "cuda_host:0", Device{}, false},
+		{"managed default", "cuda_managed", Device{Kind: CUDAManaged}, true},
+		{"managed ordinal", "cuda_managed:2", Device{Kind: CUDAManaged, ID: 2}, true},
+		{"managed bad ordinal", "cuda_managed:x", Device{}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -29,7 +35,7 @@ func TestParseDevice(t *testing.T) {
 			if err != nil && !errors.Is(err, ErrInvalid) {
 				t.Fatalf("error %v does not wrap ErrInvalid", err)
 			}
-			if c.ok && got.String() != map[string]string{"cuda": "cuda:0"}[c.in] && got.String() != c.in {
+			if c.ok && got.String() != map[string]string{"cuda": "cuda:0", "cuda_managed": "cuda_managed:0"}[c.in] && got.String() != c.in {
 				t.Fatalf("String() = %q", got.String())
 			}
 		})
@@ -78,5 +84,41 @@ func TestDeviceArrayRefusesHostAccess(t *testing.T) {
 	}
 	if err := a.Release(); err != nil || released != 1 {
 		t.Fatalf("release: %v, release func ran %d times", err, released)
+	}
+}
+
+// fakeDeviceAllocator hands out host memory but says it is on a CUDA device,
+// to check what a Pool and a Buffer do with a DeviceAllocator.
+type fakeDeviceAllocator struct {
+	GoAllocator
+	dev Device
+}
+
+func (f *fakeDeviceAllocator) Device() Device { return f.dev }
+
+func TestPoolOverDeviceAllocator(t *testing.T) {
+	dev := Device{Kind: CUDA, ID: 2}
+	p := NewPool(&fakeDeviceAllocator{dev: dev})
+	if p.Device() != dev {
+		t.Fatalf("pool device %v", p.Device())
+	}
+	if NewPool(&GoAllocator{}).Device() != (Device{}) {
+		t.Fatal("a host pool must be on the CPU")
+	}
+	a, err := Empty(p, []int{4, 2}, Int32, 'C')
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Device() != dev || a.Buffer().Bytes() != nil {
+		t.Fatalf("device %v, Bytes() %v: device memory must not be handed out as bytes", a.Device(), a.Buffer().Bytes())
+	}
+	if err := a.FillBytes([]byte{1, 2, 3, 4}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("host fill of device memory: %v", err)
+	}
+	if err := a.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if p.NumLive() != 0 || p.BytesAllocated() != 0 {
+		t.Fatalf("pool not back to zero: %d live, %d bytes", p.NumLive(), p.BytesAllocated())
 	}
 }

@@ -67,6 +67,15 @@ func (p *Pool) NumAllocations() int64 { return p.count.Load() }
 // NumLive is the number of allocations not yet freed.
 func (p *Pool) NumLive() int64 { return p.live.Load() }
 
+// Device is where the pool's memory lives: the allocator's Device() if it is a
+// DeviceAllocator, else the CPU.
+func (p *Pool) Device() Device {
+	if d, ok := p.alloc.(DeviceAllocator); ok {
+		return d.Device()
+	}
+	return Device{}
+}
+
 // BackendName is the allocator's Name().
 func (p *Pool) BackendName() string { return p.alloc.Name() }
 
