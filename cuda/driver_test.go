@@ -3,6 +3,8 @@ package cuda
 import (
 	"errors"
 	"testing"
+
+	"github.com/memview/memview/memview"
 )
 
 // On machines without a driver (the build and CI machines) every entry point
@@ -39,3 +41,6 @@ func TestErrorNames(t *testing.T) {
 		})
 	}
 }
+
+func isNoDevice(err error) bool { return errors.Is(err, ErrNoDevice) }
+func isInvalid(err error) bool  { return errors.Is(err, memview.ErrInvalid) }
