@@ -41,6 +41,7 @@ func fillMeta(a *memview.Array, m *C.mv_meta) {
 		m.shape[i] = C.int64_t(shape[i])
 		m.strides[i] = C.int64_t(strides[i])
 	}
+	m.stream = 0
 	m.handle = C.uintptr_t(newHandle(a))
 }
 
@@ -74,13 +75,24 @@ func finish(a *memview.Array, err error, m *C.mv_meta, e *C.mv_err) C.int {
 }
 
 //export mvgo_empty
-func mvgo_empty(ndim C.int, shape *C.int64_t, dtype *C.char, order C.char, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+func mvgo_empty(ndim C.int, shape *C.int64_t, dtype *C.char, order C.char, device *C.char,
+	m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
 	dt, err := memview.ParseDType(C.GoString(dtype))
 	if err != nil {
 		return setErr(e, err)
 	}
-	a, err := memview.Empty(nil, ints(shape, ndim), dt, byte(order))
+	var p *memview.Pool
+	if device != nil {
+		dev, err := memview.ParseDevice(C.GoString(device))
+		if err != nil {
+			return setErr(e, err)
+		}
+		if p, err = poolFor(dev); err != nil {
+			return setErr(e, fmt.Errorf("memview: empty on %s: %w", dev, err))
+		}
+	}
+	a, err := memview.Empty(p, ints(shape, ndim), dt, byte(order))
 	return finish(a, err, m, e)
 }
 
@@ -95,10 +107,10 @@ func mvgo_import(buf unsafe.Pointer, ndim C.int, shape, strides *C.int64_t, item
 
 //export mvgo_wrap_device
 func mvgo_wrap_device(ptr C.uintptr_t, ndim C.int, shape, strides *C.int64_t, typestr *C.char,
-	readonly C.int, token unsafe.Pointer, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+	readonly C.int, stream C.uintptr_t, sync C.int, token unsafe.Pointer, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
 	a, err := importDevice(uintptr(ptr), ints(shape, ndim), strides, C.GoString(typestr),
-		readonly != 0, token)
+		readonly != 0, uintptr(stream), sync != 0, token)
 	return finish(a, err, m, e)
 }
 
@@ -203,31 +215,6 @@ func mvgo_reshape(h C.uintptr_t, n C.int, shape *C.int64_t, m *C.mv_meta, e *C.m
 func mvgo_readonly(h C.uintptr_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
 	return derive(h, m, e, (*memview.Array).AsReadOnly)
-}
-
-//export mvgo_copy
-func mvgo_copy(h C.uintptr_t, order C.char, m *C.mv_meta, e *C.mv_err) (rc C.int) {
-	defer guard(e, &rc)
-	return derive(h, m, e, func(a *memview.Array) (*memview.Array, error) { return a.Copy(nil, byte(order)) })
-}
-
-//export mvgo_copyto
-func mvgo_copyto(dst, src C.uintptr_t, e *C.mv_err) (rc C.int) {
-	defer guard(e, &rc)
-	return withArray(dst, e, func(d *memview.Array) error {
-		s, err := lookup(uintptr(src))
-		if err != nil {
-			return err
-		}
-		return memview.CopyInto(d, s)
-	})
-}
-
-//export mvgo_fill
-func mvgo_fill(h C.uintptr_t, item unsafe.Pointer, n C.int64_t, e *C.mv_err) (rc C.int) {
-	defer guard(e, &rc)
-	b := C.GoBytes(item, C.int(n))
-	return withArray(h, e, func(a *memview.Array) error { return a.FillBytes(b) })
 }
 
 //export mvgo_scale

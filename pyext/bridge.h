@@ -18,6 +18,7 @@ enum {
     MV_BUFFER_ERROR = 4,
     MV_MEMORY_ERROR = 5,
     MV_SYSTEM_ERROR = 6, /* a recovered Go panic: a bug in memview */
+    MV_CUDA_ERROR = 7,   /* no driver or device, or a CUDA driver error: memview.cuda.CUDAError */
 };
 
 /* Where an array's memory lives (memview.DeviceKind). */
@@ -51,6 +52,7 @@ typedef struct {
     int32_t device_kind; /* MV_DEV_* */
     int32_t device_id;
     char device[24];  /* "cpu", "cuda:0", ... */
+    int64_t stream;   /* stream with work still pending on the array (CAI "stream"), 0 for none */
     int64_t shape[MV_MAXDIM];
     int64_t strides[MV_MAXDIM]; /* signed, bytes */
 } mv_meta;

@@ -38,6 +38,7 @@ typedef struct {
 
 extern PyObject *mv_array_base_type;  /* memview._core.ArrayBase */
 extern PyObject *mv_array_type;       /* the facade's subclass, set by set_array_type */
+extern PyObject *mv_cuda_error;       /* memview._core.CUDAError (memview.cuda.CUDAError) */
 
 PyObject *mv_make_base_type(void);
 int mv_is_array(PyObject *o);

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/memview/memview/cuda"
 	"github.com/memview/memview/memview"
 )
 
@@ -26,6 +27,10 @@ func kindOf(err error) C.int {
 		return C.MV_MEMORY_ERROR
 	case errors.Is(err, errInternal):
 		return C.MV_SYSTEM_ERROR
+	case errors.Is(err, cuda.ErrInvalidDevice), errors.Is(err, cuda.ErrInvalidStream):
+		return C.MV_VALUE_ERROR
+	case errors.Is(err, cuda.ErrNoDevice), errors.As(err, new(*cuda.Error)):
+		return C.MV_CUDA_ERROR
 	default: // ErrInvalid, ErrReadOnly, ErrReleased and anything else
 		return C.MV_VALUE_ERROR
 	}

@@ -295,6 +295,7 @@ mv_new_array(const mv_meta *m, PyObject *base)
     memcpy(a->typestr, m->typestr, sizeof a->typestr);
     memcpy(a->device, m->device, sizeof a->device);
     a->device_kind = m->device_kind;
+    a->stream = (long long)m->stream;
     a->device[sizeof a->device - 1] = 0;
     a->format[sizeof a->format - 1] = 0;
     a->dtype[sizeof a->dtype - 1] = 0;
@@ -314,6 +315,7 @@ mv_raise(const mv_err *e)
     case MV_BUFFER_ERROR: exc = PyExc_BufferError; break;
     case MV_MEMORY_ERROR: exc = PyExc_MemoryError; break;
     case MV_SYSTEM_ERROR: exc = PyExc_SystemError; break;
+    case MV_CUDA_ERROR: exc = mv_cuda_error ? mv_cuda_error : PyExc_RuntimeError; break;
     default: exc = PyExc_ValueError; break;
     }
     PyErr_SetString(exc, e->msg);

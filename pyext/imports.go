@@ -45,8 +45,12 @@ func importBuffer(buf unsafe.Pointer, shape []int, cstrides *C.int64_t, itemsize
 // touching it; token is the producer object. The device is the one the driver
 // names for the address (device 0 where there is no driver, so interface dicts
 // can still be checked on machines without a GPU).
+//
+// When sync is set and the producer named a stream, an event is recorded on that
+// stream now, and memview's later work on the memory waits for it (see
+// recordImport); the event goes with the memory.
 func importDevice(ptr uintptr, shape []int, cstrides *C.int64_t, typestr string,
-	readonly bool, token unsafe.Pointer) (*memview.Array, error) {
+	readonly bool, stream uintptr, sync bool, token unsafe.Pointer) (*memview.Array, error) {
 	const who = "memview.from_cuda_array_interface"
 	dt, err := memview.ParseDType(typestr)
 	if err != nil {
@@ -68,9 +72,27 @@ func importDevice(ptr uintptr, shape []int, cstrides *C.int64_t, typestr string,
 	} else if !errors.Is(err, cuda.ErrNoDevice) && hi > lo {
 		return nil, fmt.Errorf("%s: %#x is not CUDA memory (%v): %w", who, ptr, err, memview.ErrInvalid)
 	}
-	return adopt(who, dt, shape, strides, lo, readonly, func(release func()) *memview.Buffer {
-		return memview.WrapDevice(ptr-uintptr(-lo), hi-lo, readonly, dev, release)
-	}, func() { C.mv_release_object(token) })
+	var ev *cuda.Event
+	if sync {
+		if ev, err = recordImport(dev, stream); err != nil {
+			return nil, fmt.Errorf("%s: %w", who, err)
+		}
+	}
+	var buf *memview.Buffer
+	a, err := adopt(who, dt, shape, strides, lo, readonly, func(release func()) *memview.Buffer {
+		buf = memview.WrapDevice(ptr-uintptr(-lo), hi-lo, readonly, dev, release)
+		if ev != nil {
+			importEvents.Store(buf, ev)
+		}
+		return buf
+	}, func() {
+		forgetImport(buf)
+		C.mv_release_object(token)
+	})
+	if err != nil && ev != nil {
+		forgetImport(buf) // giveBack runs only when adopt succeeded
+	}
+	return a, err
 }
 
 // foreignLayout checks the layout of memory someone else owns at addr and

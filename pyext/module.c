@@ -11,6 +11,8 @@
 
 _Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t), "memview needs a 64-bit Py_ssize_t");
 
+PyObject *mv_cuda_error = NULL;
+
 static MVArray *
 live_array(PyObject *o, const char *what)
 {
@@ -84,13 +86,14 @@ finish_view(int rc, const mv_meta *m, const mv_err *e, MVArray *parent)
     return v;
 }
 
-/* empty(shape: tuple[int], dtype: str, order: str) -> Array, zero-filled */
+/* empty(shape: tuple[int], dtype: str, order: str, device: str = "cpu") -> Array,
+ * zero-filled, on the device named */
 static PyObject *
 core_empty(PyObject *mod, PyObject *args)
 {
     PyObject *shape_t;
-    const char *dtype, *order;
-    if (!PyArg_ParseTuple(args, "Oss", &shape_t, &dtype, &order))
+    const char *dtype, *order, *device = NULL;
+    if (!PyArg_ParseTuple(args, "Oss|s", &shape_t, &dtype, &order, &device))
         return NULL;
     if (strlen(order) != 1) {
         PyErr_Format(PyExc_ValueError, "memview: order must be 'C' or 'F', not '%s'", order);
@@ -102,7 +105,7 @@ core_empty(PyObject *mod, PyObject *args)
         return NULL;
     mv_meta m;
     mv_err e;
-    int rc = mvgo_empty(n, shape, (char *)dtype, order[0], &m, &e);
+    int rc = mvgo_empty(n, shape, (char *)dtype, order[0], (char *)device, &m, &e);
     return finish(rc, &m, &e, NULL);
 }
 
@@ -190,17 +193,18 @@ mv_release_object(void *token)
     PyGILState_Release(st);
 }
 
-/* from_cai(obj, ptr, shape, strides|None, typestr, readonly, stream) -> Array over
- * the CUDA memory obj describes (the facade validated the interface dict). */
+/* from_cai(obj, ptr, shape, strides|None, typestr, readonly, stream, sync) -> Array
+ * over the CUDA memory obj describes (the facade validated the interface dict).
+ * With sync, memview's later work on it waits for the producer's stream. */
 static PyObject *
 core_from_cai(PyObject *mod, PyObject *args)
 {
     PyObject *obj, *ptr_o, *shape_t, *strides_o;
     const char *typestr;
-    int readonly;
+    int readonly, sync;
     long long stream;
-    if (!PyArg_ParseTuple(args, "OOOOspL", &obj, &ptr_o, &shape_t, &strides_o, &typestr,
-                          &readonly, &stream))
+    if (!PyArg_ParseTuple(args, "OOOOspLp", &obj, &ptr_o, &shape_t, &strides_o, &typestr,
+                          &readonly, &stream, &sync))
         return NULL;
     void *ptr = PyLong_AsVoidPtr(ptr_o);
     if (ptr == NULL && PyErr_Occurred())
@@ -223,7 +227,8 @@ core_from_cai(PyObject *mod, PyObject *args)
     mv_meta m;
     mv_err e;
     Py_INCREF(obj); /* given back by mv_release_object when Go drops the memory */
-    int rc = mvgo_wrap_device((uintptr_t)ptr, n, shape, sp, (char *)typestr, readonly, obj, &m, &e);
+    int rc = mvgo_wrap_device((uintptr_t)ptr, n, shape, sp, (char *)typestr, readonly,
+                              (uintptr_t)stream, sync, obj, &m, &e);
     if (rc != 0) {
         Py_DECREF(obj);
         return mv_raise(&e);
@@ -349,29 +354,33 @@ core_readonly_view(PyObject *mod, PyObject *o)
 
 /* ---- copies and writes (Go does the work) ---- */
 
-/* copy(a, order: str) -> new Go-owned Array */
+/* copy(a, order: str, device: str = "" (a's), stream: int = 0) -> new Go-owned
+ * Array on device; its stream is the one left with pending work, if any */
 static PyObject *
 core_copy(PyObject *mod, PyObject *args)
 {
     PyObject *o;
-    const char *order;
-    if (!PyArg_ParseTuple(args, "Os", &o, &order))
+    const char *order, *device = "";
+    unsigned long long stream = 0;
+    if (!PyArg_ParseTuple(args, "Os|sK", &o, &order, &device, &stream))
         return NULL;
     MVArray *a = live_array(o, "array");
     if (a == NULL)
         return NULL;
     mv_meta m;
     mv_err e;
-    int rc = mvgo_copy(a->handle, order[0], &m, &e);
+    int rc = mvgo_copy_to_device(a->handle, (char *)device, order[0], (uintptr_t)stream, &m, &e);
     return finish(rc, &m, &e, NULL);
 }
 
-/* copyto(dst, src): strided copy with broadcasting; overlap-safe */
+/* copyto(dst, src, stream=0): strided copy with broadcasting, between any devices;
+ * overlap-safe. Device-only work is left pending on the stream, which dst reports. */
 static PyObject *
 core_copyto(PyObject *mod, PyObject *args)
 {
     PyObject *d, *s;
-    if (!PyArg_ParseTuple(args, "OO", &d, &s))
+    unsigned long long stream = 0;
+    if (!PyArg_ParseTuple(args, "OO|K", &d, &s, &stream))
         return NULL;
     MVArray *dst = live_array(d, "destination");
     if (dst == NULL)
@@ -380,26 +389,33 @@ core_copyto(PyObject *mod, PyObject *args)
     if (src == NULL)
         return NULL;
     mv_err e;
-    if (mvgo_copyto(dst->handle, src->handle, &e) != 0)
+    uintptr_t left = 0;
+    if (mvgo_copyto(dst->handle, src->handle, (uintptr_t)stream, &left, &e) != 0)
         return mv_raise(&e);
+    if (left != 0)
+        dst->stream = (long long)left;
     Py_RETURN_NONE;
 }
 
-/* fill(a, item: bytes) — item is one element's bytes */
+/* fill(a, item: bytes, stream=0) — item is one element's bytes */
 static PyObject *
 core_fill(PyObject *mod, PyObject *args)
 {
     PyObject *o;
     const char *item;
     Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "Oy#", &o, &item, &n))
+    unsigned long long stream = 0;
+    if (!PyArg_ParseTuple(args, "Oy#|K", &o, &item, &n, &stream))
         return NULL;
     MVArray *a = live_array(o, "array");
     if (a == NULL)
         return NULL;
     mv_err e;
-    if (mvgo_fill(a->handle, (void *)item, n, &e) != 0)
+    uintptr_t left = 0;
+    if (mvgo_fill(a->handle, (void *)item, n, (uintptr_t)stream, &left, &e) != 0)
         return mv_raise(&e);
+    if (left != 0)
+        a->stream = (long long)left;
     Py_RETURN_NONE;
 }
 
@@ -478,6 +494,61 @@ core_pool_info(PyObject *mod, PyObject *unused)
     return Py_BuildValue("(ss)", backend, warning);
 }
 
+/* ---- CUDA streams and pools ---- */
+
+/* cuda_stream_create(device: int, non_blocking: bool) -> handle */
+static PyObject *
+core_cuda_stream_create(PyObject *mod, PyObject *args)
+{
+    int ordinal, non_blocking;
+    if (!PyArg_ParseTuple(args, "ip", &ordinal, &non_blocking))
+        return NULL;
+    uintptr_t h = 0;
+    mv_err e;
+    if (mvgo_stream_create(ordinal, non_blocking, &h, &e) != 0)
+        return mv_raise(&e);
+    return PyLong_FromUnsignedLongLong(h);
+}
+
+/* cuda_stream_destroy(handle): a stream made by cuda_stream_create */
+static PyObject *
+core_cuda_stream_destroy(PyObject *mod, PyObject *args)
+{
+    unsigned long long h;
+    if (!PyArg_ParseTuple(args, "K", &h))
+        return NULL;
+    mv_err e;
+    if (mvgo_stream_destroy((uintptr_t)h, &e) != 0)
+        return mv_raise(&e);
+    Py_RETURN_NONE;
+}
+
+/* cuda_stream_sync(device, handle, query: bool) -> bool: wait for the stream's work
+ * (query=False), or say whether it is done (query=True) */
+static PyObject *
+core_cuda_stream_sync(PyObject *mod, PyObject *args)
+{
+    int ordinal, query;
+    unsigned long long h;
+    if (!PyArg_ParseTuple(args, "iKp", &ordinal, &h, &query))
+        return NULL;
+    int done = 0;
+    mv_err e;
+    if (mvgo_stream_sync(ordinal, (uintptr_t)h, query, &done, &e) != 0)
+        return mv_raise(&e);
+    return PyBool_FromLong(done);
+}
+
+/* cuda_pool_stats() -> (bytes_allocated, num_live, total_bytes_allocated,
+ * num_allocations), summed over every CUDA pool made so far */
+static PyObject *
+core_cuda_pool_stats(PyObject *mod, PyObject *unused)
+{
+    int64_t s[4] = {0, 0, 0, 0};
+    mvgo_cuda_pool_stats(s);
+    return Py_BuildValue("(LLLL)", (long long)s[0], (long long)s[1], (long long)s[2], (long long)s[3]);
+}
+
 /* set_array_type(cls): the facade's Array subclass, used for every new array */
 static PyObject *
 core_set_array_type(PyObject *mod, PyObject *cls)
@@ -503,9 +574,13 @@ static PyMethodDef core_methods[] = {
     {"transpose", core_transpose, METH_VARARGS, "transpose(a, axes) -> view"},
     {"reshape", core_reshape, METH_VARARGS, "reshape(a, shape) -> view"},
     {"readonly_view", core_readonly_view, METH_O, "readonly_view(a) -> read-only view"},
-    {"copy", core_copy, METH_VARARGS, "copy(a, order) -> new array"},
-    {"copyto", core_copyto, METH_VARARGS, "copyto(dst, src): strided copy with broadcasting"},
-    {"fill", core_fill, METH_VARARGS, "fill(a, item_bytes)"},
+    {"copy", core_copy, METH_VARARGS, "copy(a, order, device='', stream=0) -> new array"},
+    {"copyto", core_copyto, METH_VARARGS, "copyto(dst, src, stream=0): strided copy with broadcasting"},
+    {"fill", core_fill, METH_VARARGS, "fill(a, item_bytes, stream=0)"},
+    {"cuda_stream_create", core_cuda_stream_create, METH_VARARGS, "cuda_stream_create(device, non_blocking) -> handle"},
+    {"cuda_stream_destroy", core_cuda_stream_destroy, METH_VARARGS, "cuda_stream_destroy(handle)"},
+    {"cuda_stream_sync", core_cuda_stream_sync, METH_VARARGS, "cuda_stream_sync(device, handle, query) -> done"},
+    {"cuda_pool_stats", core_cuda_pool_stats, METH_NOARGS, "cuda_pool_stats() -> (bytes, live, total, count)"},
     {"release", core_release, METH_O, "release(a): free the array's reference now"},
     {"go_scale", core_go_scale, METH_VARARGS, "go_scale(a, factor): Go scales the elements in place"},
     {"go_sum", core_go_sum, METH_O, "go_sum(a) -> float: Go sums the elements"},
@@ -549,6 +624,22 @@ mv_install(void)
     Py_INCREF(mv_array_base_type);
     if (PyModule_AddObject(mod, "ArrayBase", mv_array_base_type) < 0) {
         Py_DECREF(mv_array_base_type);
+        Py_DECREF(mod);
+        goto fail;
+    }
+    if (mv_cuda_error == NULL) {
+        mv_cuda_error = PyErr_NewExceptionWithDoc(
+            "memview.cuda.CUDAError",
+            "No CUDA driver or device, or an error reported by the CUDA driver.",
+            PyExc_RuntimeError, NULL);
+        if (mv_cuda_error == NULL) {
+            Py_DECREF(mod);
+            goto fail;
+        }
+    }
+    Py_INCREF(mv_cuda_error);
+    if (PyModule_AddObject(mod, "CUDAError", mv_cuda_error) < 0) {
+        Py_DECREF(mv_cuda_error);
         Py_DECREF(mod);
         goto fail;
     }

@@ -78,8 +78,10 @@ def test_bad_creation(args, exc):
 def test_bad_keywords():
     with pytest.raises(ValueError):
         mv.empty(3, order="K")
-    with pytest.raises(ValueError):
-        mv.empty(3, device="cuda")
+    with pytest.raises(ValueError, match="device"):
+        mv.empty(3, device="tpu")
+    with pytest.raises(TypeError, match="device"):
+        mv.empty(3, device=0)
     with pytest.raises(ValueError):
         mv.arange(0, 5, 0)
     with pytest.raises(OverflowError):
@@ -88,9 +90,22 @@ def test_bad_keywords():
         mv.full(3, float("nan"), "int32")
     with pytest.raises(TypeError):
         mv.full(3, "x", "int32")
-    with pytest.raises(ValueError):
-        mv.zeros(3).to("cuda")
-    assert mv.zeros(3).to("cpu").shape == (3,)
+    with pytest.raises(ValueError, match="device"):
+        mv.zeros(3).to("gpu")
+    a = mv.zeros(3)
+    assert a.to("cpu") is a
+
+
+@pytest.mark.skipif(mv.cuda.is_available(), reason="covers machines without a CUDA driver")
+@pytest.mark.parametrize("device", ["cuda", "cuda:1", "cuda_host", "cuda_managed"])
+def test_cuda_allocation_without_driver_is_cuda_error(device):
+    with pytest.raises(mv.cuda.CUDAError, match="no CUDA device|not found"):
+        mv.empty(3, device=device)
+    with pytest.raises(mv.cuda.CUDAError):
+        mv.arange(3, device=device)
+    with pytest.raises(mv.cuda.CUDAError):
+        mv.zeros(3).to(device)
+    assert issubclass(mv.cuda.CUDAError, RuntimeError)
 
 
 def test_huge_allocation_is_memory_error():

@@ -80,20 +80,14 @@ def test_host_operations_are_refused():
     a = mv.from_cuda_array_interface(producer())
     with pytest.raises(BufferError, match="cuda:0"):
         memoryview(a)
-    with pytest.raises(BufferError):
-        a.tolist()
-    with pytest.raises(BufferError):
-        a[0, 0]
-    with pytest.raises(ValueError, match="cannot read"):
-        a.copy()
-    with pytest.raises(ValueError, match="cannot read"):
-        a.fill(1.0)
-    with pytest.raises(ValueError, match="not implemented"):
-        a.to("cpu")
-    assert a.to("cuda") is a
-    with pytest.raises(ValueError, match="not implemented"):
-        mv.empty(3, device="cuda")
-    with pytest.raises(ValueError, match="unknown device"):
+    # Everything that reads or writes the elements goes through the driver, which
+    # is not here: a clear CUDAError, and the made-up memory is never touched.
+    for op in (a.tolist, lambda: a[0, 0], a.copy, lambda: a.fill(1.0), lambda: a.to("cpu"),
+               a.tobytes, lambda: a.__setitem__((0, 0), 2.0), lambda: a.to("cuda_host")):
+        with pytest.raises(mv.cuda.CUDAError):
+            op()
+    assert a.to("cuda") is a and a.to("cuda:0") is a
+    with pytest.raises(ValueError, match="device"):
         mv.empty(3, device="tpu")
 
 

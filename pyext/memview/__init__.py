@@ -68,18 +68,19 @@ def _dtype_name(dtype) -> str:
 
 
 def _check_device(device):
-    if device == "cpu":
-        return
-    if device == "cuda" or (isinstance(device, str) and device.startswith("cuda:")):
-        raise ValueError(f"memview: allocating on {device!r} is not implemented yet (CUDA arrays "
-                         "can be imported with from_cuda_array_interface)")
-    raise ValueError(f"memview: unknown device {device!r}; use 'cpu', 'cuda' or 'cuda:N'")
+    if not isinstance(device, str):
+        raise TypeError(f"memview: device must be a str such as 'cpu' or 'cuda:0', not {device!r}")
 
 
 def empty(shape, dtype="float64", *, order="C", device="cpu") -> Array:
-    """A new array in Go-owned memory (64-byte aligned, never moves, zero-filled)."""
+    """A new array in Go-owned memory (never moves, zero-filled) on device: "cpu"
+    (64-byte aligned host memory), "cuda" / "cuda:N" (device memory), "cuda_host"
+    (pinned host memory) or "cuda_managed[:N]" (managed memory)."""
     if device != "cpu":
         _check_device(device)
+        if type(shape) is not tuple:
+            shape = (shape,) if type(shape) is int else _shape(shape)
+        return _core.empty(shape, dtype if type(dtype) is str else _dtype_name(dtype), order, device)
     if type(shape) is int:
         shape = (shape,)
     elif type(shape) is not tuple:
@@ -105,19 +106,28 @@ def _default_dtype(value) -> str:
     return "float64"
 
 
-def full(shape, value, dtype=None, *, order="C", device="cpu") -> Array:
-    """A new array in Go-owned memory with every element set to value."""
+def full(shape, value, dtype=None, *, order="C", device="cpu", stream=None) -> Array:
+    """A new array in Go-owned memory with every element set to value (on a CUDA
+    device, by a memset enqueued on stream)."""
     a = empty(shape, _default_dtype(value) if dtype is None else dtype, order=order, device=device)
     try:
-        a.fill(value)
+        a.fill(value, stream=stream)
     except BaseException:
         a.release()
         raise
     return a
 
 
-def arange(start, stop=None, step=1, *, dtype=None, device="cpu") -> Array:
-    """Evenly spaced values in [start, stop) as a new 1-D array in Go-owned memory."""
+def arange(start, stop=None, step=1, *, dtype=None, device="cpu", stream=None) -> Array:
+    """Evenly spaced values in [start, stop) as a new 1-D array in Go-owned memory
+    (made on the host, then copied to device)."""
+    if device != "cpu":
+        _check_device(device)
+        host = arange(start, stop, step, dtype=dtype)
+        try:
+            return host.to(device, stream=stream)
+        finally:
+            host.release()
     if stop is None:
         start, stop = 0, start
     if step == 0:
@@ -155,18 +165,23 @@ def from_buffer(obj, *, writable=None) -> Array:
     return _core.from_buffer(obj, flag)
 
 
-def from_cuda_array_interface(obj) -> Array:
+def from_cuda_array_interface(obj, *, sync=None) -> Array:
     """An array over the CUDA memory obj describes with __cuda_array_interface__
     (CuPy, Numba, PyTorch arrays, ...), without copying or touching it.
 
     obj is kept alive while the array or any view of it lives; its read-only flag
     and its stream are kept (and passed on by the array's own interface). Masks,
-    unknown versions and stream 0 are refused.
+    unknown versions and stream 0 are refused. When the producer names a stream
+    and sync is true (None: memview.cuda.import_sync(), True unless turned off),
+    an event is recorded on that stream now and memview's later work on the array
+    waits for it on the device, without blocking the host.
     """
     who = "memview.from_cuda_array_interface"
-    f = _cai.parse(_cai.interface_of(obj, who), who)
-    return _core.from_cai(obj, f["ptr"], f["shape"], f["strides"], f["typestr"], f["readonly"],
-                          f["stream"])
+    if sync is None:
+        sync = cuda.import_sync()
+    elif not isinstance(sync, bool):
+        raise TypeError(f"{who}: sync must be None, True or False")
+    return _cai.wrap(obj, who, sync)
 
 
 def asarray(obj) -> Array:

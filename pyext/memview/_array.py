@@ -9,7 +9,8 @@ from __future__ import annotations
 import numbers
 import operator
 
-from . import _core, _dtypes
+from . import _cai, _core, _dtypes
+from . import cuda as _cuda
 
 _BIG = 1 << 62  # slice bounds beyond this are clamped; they mean "to the end" anyway
 
@@ -107,6 +108,13 @@ def _as_source(value, dtype: str):
         return _dtypes.pack(dtype, value)
     if isinstance(value, (list, tuple)):
         return from_nested(value, dtype)
+    if hasattr(value, "__cuda_array_interface__") and not hasattr(value, "__buffer__"):
+        src = _cai.wrap(value, "memview: assignment", _cuda.import_sync())
+        if src.dtype == dtype:
+            return src
+        src.release()
+        raise TypeError(f"memview: cannot assign a {value.__cuda_array_interface__['typestr']} CUDA "
+                        f"array to a {dtype} array (no conversion on the device)")
     try:
         src = _core.from_buffer(value, -1)
     except TypeError:
@@ -164,7 +172,16 @@ class Array(_core.ArrayBase):
 
     # -- elements and conversion
     def item(self, *index):
-        """The element at index (all axes) as a Python scalar; no index for size-1 arrays."""
+        """The element at index (all axes) as a Python scalar; no index for size-1 arrays.
+        Device arrays are copied to the host first."""
+        if self.device != "cpu":
+            v = self
+            if index:
+                if len(index) == 1 and isinstance(index[0], tuple):
+                    index = index[0]
+                v = _core.view(self, encode_key(index, self.ndim)[0])
+            with v.to("cpu") as h:
+                return h.item()
         if index:
             if len(index) == 1 and isinstance(index[0], tuple):
                 index = index[0]
@@ -177,7 +194,11 @@ class Array(_core.ArrayBase):
         return _dtypes.unpacker(self.dtype)(memoryview(one).tobytes())
 
     def tolist(self):
-        """The elements as nested Python lists (a scalar for a 0-d array)."""
+        """The elements as nested Python lists (a scalar for a 0-d array); device
+        arrays are copied to the host first."""
+        if self.device != "cpu":
+            with self.to("cpu") as h:
+                return h.tolist()
         if self.format in _dtypes.MEMORYVIEW_FORMATS:
             return memoryview(self).tolist()
         values = list(_dtypes.iter_values(self.dtype, memoryview(self).tobytes()))
@@ -200,13 +221,17 @@ class Array(_core.ArrayBase):
         """The elements' bytes in C ('C'), Fortran ('F') or memory ('A') order (a copy)."""
         if order not in ("C", "F", "A"):
             raise ValueError(f"memview: order must be 'C', 'F' or 'A', not {order!r}")
+        if self.device != "cpu":
+            with self.to("cpu") as h:
+                return memoryview(h).tobytes(order=order)
         return memoryview(self).tobytes(order=order)
 
-    def fill(self, value):
-        """Set every element to value, in place."""
+    def fill(self, value, *, stream=None):
+        """Set every element to value, in place (on a CUDA device: enqueued on stream,
+        default the legacy default stream)."""
         if self.readonly:
             raise ValueError("memview: assignment destination is read-only")
-        _core.fill(self, _dtypes.pack(self.dtype, value))
+        _core.fill(self, _dtypes.pack(self.dtype, value), _cuda.stream_handle(stream))
 
     # -- views and copies
     @property
@@ -226,19 +251,25 @@ class Array(_core.ArrayBase):
             shape = tuple(shape[0])
         return _core.reshape(self, tuple(operator.index(s) for s in shape))
 
-    def copy(self, order="C"):
-        """A deep copy in new Go-owned memory, laid out in order 'C', 'F', 'A' or 'K'."""
+    def copy(self, order="C", *, stream=None):
+        """A deep copy in new Go-owned memory on the same device, laid out in order
+        'C', 'F', 'A' or 'K' (on a CUDA device 'K' is taken as 'A')."""
         if order not in ("C", "F", "A", "K"):
             raise ValueError(f"memview: order must be 'C', 'F', 'A' or 'K', not {order!r}")
-        return _core.copy(self, order)
+        return _core.copy(self, order, "", _cuda.stream_handle(stream))
 
-    def to(self, device):
-        """The array on device: itself when it is already there. Copies between host
-        and CUDA memory are not implemented yet."""
-        if device == self.device or (device == "cuda" and self.device == "cuda:0"):
+    def to(self, device, *, stream=None):
+        """The array on device ("cpu", "cuda[:N]", "cuda_host", "cuda_managed[:N]"):
+        itself when it is already there, else a copy in new Go-owned memory (C or F
+        order as the source). Copies that touch host memory are finished when this
+        returns; device-to-device copies are enqueued on stream."""
+        if not isinstance(device, str):
+            raise TypeError(f"memview: device must be a str such as 'cpu' or 'cuda:0', not {device!r}")
+        if device in ("cuda", "cuda_managed"):
+            device += ":0"
+        if device == self.device:
             return self
-        raise ValueError(f"memview: copying an array from {self.device!r} to {device!r} "
-                         "is not implemented yet")
+        return _core.copy(self, "K", device, _cuda.stream_handle(stream))
 
     # -- lifetime
     def release(self):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import operator
 
+from . import _core
+
 SUPPORTED_VERSIONS = (0, 1, 2, 3)
 
 
@@ -78,3 +80,10 @@ def parse(cai: dict, who: str) -> dict:
                          "(use 1 for the legacy default stream, 2 for per-thread)")
     return {"shape": shape, "typestr": typestr, "ptr": ptr, "readonly": readonly,
             "strides": strides, "stream": stream, "version": version}
+
+
+def wrap(obj, who: str, sync: bool):
+    """A memview array over obj's CUDA memory (see memview.from_cuda_array_interface)."""
+    f = parse(interface_of(obj, who), who)
+    return _core.from_cai(obj, f["ptr"], f["shape"], f["strides"], f["typestr"], f["readonly"],
+                          f["stream"], sync)
