@@ -6,6 +6,7 @@ package cuda
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 // The CUDA driver entry points memview uses, found with dlsym so that nothing
 // of CUDA is needed to build or load memview. Types follow cuda.h: CUresult is
@@ -167,9 +168,10 @@ static void ctx_leave(uintptr_t ctx, void *prev) {
 		return rc_;                                \
 	} while (0)
 
-// Memory: kind 0 device, 1 pinned host, 2 managed. New memory is zero-filled on
-// the private stream zs, which is then synchronised, so the memory is ready for
-// any stream when this returns.
+// Memory: kind 0 device, 1 pinned host, 2 managed. New device and managed memory
+// is zero-filled on the private stream zs, which is then synchronised, so the
+// memory is ready for any stream when this returns; pinned memory is cleared by
+// the CPU.
 static int alloc_zeroed(int kind, size_t n, uintptr_t zs, uintptr_t *out) {
 	cu_dptr d = 0;
 	void *h = NULL;
@@ -181,6 +183,11 @@ static int alloc_zeroed(int kind, size_t n, uintptr_t zs, uintptr_t *out) {
 	}
 	if (rc != 0)
 		return rc;
+	if (kind == 1) { // pinned host memory: the CPU clears it
+		memset(h, 0, n);
+		*out = (uintptr_t)h;
+		return 0;
+	}
 	rc = cu.memset_d8_async(d, 0, n, (void *)zs);
 	if (rc == 0)
 		rc = cu.stream_synchronize((void *)zs);

@@ -9,13 +9,17 @@ import memview as mv
 def _state():
     gc.collect()
     pool = mv.default_pool()
-    return pool.bytes_allocated, pool.num_live, mv.live_handles()
+    cuda = mv.cuda.pool_stats()  # device, pinned and managed pools (zeros without a GPU)
+    return (pool.bytes_allocated, pool.num_live, mv.live_handles(),
+            cuda["bytes_allocated"], cuda["num_live"])
 
 
 @pytest.fixture(autouse=True)
 def memory_comes_back():
-    """Pool bytes, live allocations and live handles end where they started."""
+    """Pool bytes, live allocations and live handles (host and CUDA pools) end where
+    they started."""
     before = _state()
     yield
     after = _state()
-    assert after == before, f"leak: (bytes, allocations, handles) {before} -> {after}"
+    assert after == before, (f"leak: (host bytes, host allocations, handles, CUDA bytes, CUDA allocations) "
+                              f"{before} -> {after}")

@@ -123,3 +123,182 @@ def test_gpumemoryview_on_cupy():
         want = c[s]
         got = cp.asarray(g.byte_slice(s))
         assert got.size == want.size and bool((got == want).all())
+
+
+# ---- Go-owned device memory, copies, fills and streams ----
+
+def _np():
+    return pytest.importorskip("numpy")
+
+
+def test_go_device_array_shared_with_cupy():
+    cp = _need("cupy")
+    a = mv.zeros((3, 4), "float32", device="cuda")
+    assert a.device == "cuda:0" and mv.cuda.pool_stats()["num_live"] == 1
+    cai = a.__cuda_array_interface__
+    assert cai["data"] == (a.ptr, False) and cai["strides"] is None and cai["stream"] is None
+    c = cp.asarray(a)
+    assert c.data.ptr == a.ptr
+    assert bool((c == 0).all())  # zero-filled by the allocator
+    c[1, 2] = 7  # CuPy writes Go's memory ...
+    assert a.tolist()[1] == [0, 0, 7, 0]  # ... and memview reads it back
+    a.fill(2.5)  # memview writes (a memset on the legacy default stream) ...
+    assert a.__cuda_array_interface__["stream"] == mv.cuda.LEGACY_STREAM
+    assert bool((c == 2.5).all())  # ... and CuPy sees it
+    del c, a
+    gc.collect()
+    assert mv.cuda.pool_stats()["num_live"] == 0
+
+
+def test_numba_reads_and_writes_go_device_memory():
+    numba_cuda = _need("numba.cuda")
+    np = _np()
+    a = mv.arange(8, dtype="float64", device="cuda")
+    d = numba_cuda.as_cuda_array(a)
+    assert d.__cuda_array_interface__["data"][0] == a.ptr
+    assert list(d.copy_to_host()) == list(range(8))
+    d[3] = -1.0  # Numba writes Go's memory
+    assert a[3] == -1.0
+    n = numba_cuda.to_device(np.arange(4, dtype=np.int32))
+    b = mv.asarray(n)
+    b[1:3] = [10, 20]
+    assert list(n.copy_to_host()) == [0, 10, 20, 3]
+
+
+LAYOUTS = [
+    ("C", lambda x: x),
+    ("F", lambda x: x.T.copy().T),
+    ("step", lambda x: x[::2, 1::3]),
+    ("negative", lambda x: x[::-1, ::-2]),
+    ("transposed", lambda x: x.T),
+    ("row", lambda x: x[3]),
+    ("0-d", lambda x: x[2, 5]),
+    ("empty", lambda x: x[3:3]),
+]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int32", "float16", "float32", "float64",
+                                   "complex64", "complex128"])
+@pytest.mark.parametrize("name, view", LAYOUTS)
+def test_host_device_round_trip(dtype, name, view):
+    cp = _need("cupy")
+    np = _np()
+    base = (np.arange(8 * 12).reshape(8, 12) % 7).astype(dtype)
+    src = view(base)
+    h = mv.from_buffer(src)
+    d = h.to("cuda")
+    assert d.device == "cuda:0" and d.shape == src.shape
+    got = cp.asnumpy(cp.asarray(d))
+    assert got.dtype == src.dtype and np.array_equal(got, src)
+    back = d.to("cpu")
+    assert np.array_equal(np.asarray(back), src)
+    # device-side strided views, copies and transfers back
+    if d.ndim == 2 and d.size:
+        for key in [(slice(None, None, -1), slice(None, None, 2)), (slice(1, None, 3), slice(None, None, -1))]:
+            dv = d[key]
+            assert np.array_equal(dv.to("cpu").tolist(), src[key].tolist())
+            assert np.array_equal(cp.asnumpy(cp.asarray(dv.copy())), src[key])
+            assert np.array_equal(np.asarray(d.T[key[::-1]].to("cpu")), src.T[key[::-1]])
+
+
+def test_device_assignment_and_fill_match_numpy():
+    cp = _need("cupy")
+    np = _np()
+    want = np.zeros((6, 10), dtype=np.float64)
+    d = mv.zeros((6, 10), device="cuda")
+    steps = [
+        ((slice(None, None, 2), slice(1, None)), np.arange(27.0).reshape(3, 9)),
+        ((slice(None, None, -1), 0), np.arange(6.0)),
+        ((1,), 5.5),
+        ((slice(None), slice(None, None, -3)), np.ones(4) * 9),
+    ]
+    for key, value in steps:
+        want[key] = value
+        d[key] = value
+        assert np.array_equal(cp.asnumpy(cp.asarray(d)), want), key
+    d[::-1, ::-1] = d  # overlapping device-to-device assignment
+    want[::-1, ::-1] = want.copy()
+    assert np.array_equal(np.asarray(d.to("cpu")), want)
+    for dtype, value in [("int8", -3), ("int16", 300), ("float32", 1.5), ("float64", -2.25),
+                         ("complex128", 1 + 2j), ("bool", True)]:
+        f = mv.full((5, 7), value, dtype, device="cuda")
+        assert f.tolist() == np.full((5, 7), value, dtype).tolist()
+        f[1::2, ::3].fill(0)
+        ref = np.full((5, 7), value, dtype)
+        ref[1::2, ::3] = 0
+        assert f.tolist() == ref.tolist()
+
+
+def test_pinned_and_managed_memory():
+    cp = _need("cupy")
+    np = _np()
+    p = mv.arange(10, dtype="float32", device="cuda_host")
+    assert p.device == "cuda_host"
+    n = np.asarray(p)  # pinned memory is host memory: the buffer protocol works
+    n[0] = 42
+    d = p.to("cuda")
+    assert cp.asarray(d)[0] == 42
+    m = mv.zeros(16, "int32", device="cuda_managed")
+    assert m.device == "cuda_managed:0"
+    cp.asarray(m)[:] = 3  # the GPU writes managed memory ...
+    cp.cuda.runtime.deviceSynchronize()
+    assert np.asarray(m).tolist() == [3] * 16  # ... the CPU reads it in place
+    del n
+
+
+def test_stream_ordered_handoff_from_a_non_blocking_stream():
+    cp = _need("cupy")
+    np = _np()
+    slow = cp.ElementwiseKernel("T x", "T y", "T t = x; for (int i = 0; i < 4000; i++) t = t * (T)1; y = t + 1",
+                                "memview_slow_add_one")
+    n = 1 << 22
+    s = cp.cuda.Stream(non_blocking=True)
+    with s:
+        c = cp.arange(n, dtype=cp.float32)
+        slow(c, c)  # still running on s when memview imports c
+        a = mv.from_cuda_array_interface(c)
+    assert a.__cuda_array_interface__["stream"] == s.ptr
+    h = a[::1024].to("cpu")  # waits for s on the device, through an event: no device-wide sync
+    assert np.array_equal(np.asarray(h), np.arange(0, n, 1024, dtype=np.float32) + 1)
+
+
+def test_memview_streams():
+    cp = _need("cupy")
+    np = _np()
+    with mv.cuda.Stream(non_blocking=True) as s:
+        assert s.device == "cuda:0" and s.__cuda_stream__() == (0, s.handle)
+        d = mv.arange(1 << 20, dtype="int64", device="cuda", stream=s)
+        e = d[::-1].copy(stream=s)  # device to device: enqueued, the host does not wait
+        assert e.__cuda_array_interface__["stream"] == s.handle
+        s.synchronize()
+        assert s.query() is True
+        got = cp.asnumpy(cp.asarray(e))
+        assert np.array_equal(got, np.arange(1 << 20)[::-1])
+        cs = cp.cuda.ExternalStream(s.handle)
+        f = mv.zeros(4, device="cuda")
+        f.fill(9, stream=cs)  # any stream object with .ptr
+        mv.cuda.synchronize(cs)
+        assert f.tolist() == [9.0] * 4
+    assert s.closed
+    with pytest.raises(ValueError, match="closed"):
+        s.synchronize()
+
+
+def test_device_errors_are_clean():
+    a = mv.zeros(4, device="cuda")
+    with pytest.raises(ValueError, match="device"):
+        mv.empty(3, device=f"cuda:{mv.cuda.device_count()}")
+    with pytest.raises(MemoryError):
+        mv.empty(1 << 50, "uint8", device="cuda")
+    with pytest.raises(BufferError):
+        memoryview(a)
+
+    class ReadOnly:
+        __cuda_array_interface__ = dict(a.__cuda_array_interface__, data=(a.ptr, True))
+
+    r = mv.from_cuda_array_interface(ReadOnly())
+    for op in (lambda: r.fill(1), lambda: r.__setitem__(0, 1), lambda: r[1:].fill(2, stream=1)):
+        with pytest.raises(ValueError, match="read-only"):
+            op()
+    a[:] = mv.arange(4, dtype="int32", device="cuda")  # converted through the host
+    assert a.tolist() == [0.0, 1.0, 2.0, 3.0]
