@@ -310,8 +310,9 @@ def cmd_gpu_check(args):
     run([sys.executable, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "-q",
          "--target", site, wheel])
     env = dict(os.environ, PYTHONPATH=str(site))
-    tests = ["tests/test_gpu.py", "tests/test_cuda_interface.py", "tests/test_gpumemoryview.py",
-             "tests/test_roundtrip.py", "tests/test_lifetime.py"]
+    tests = ["tests/test_gpu.py", "tests/test_cuda_streams.py", "tests/test_cuda_interface.py",
+             "tests/test_gpumemoryview.py", "tests/test_create.py", "tests/test_roundtrip.py",
+             "tests/test_lifetime.py"]
     with open(out / "pytest.txt", "w") as f:
         rc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
                              f"--junitxml={out / 'pytest.xml'}", *tests], cwd=ROOT, env=env,
