@@ -2,6 +2,7 @@ package memview
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"strconv"
 	"strings"
@@ -70,7 +71,18 @@ const (
 	maxFormatDepth      = 64      // records nested in records
 	maxFormatDims       = 64      // dimensions of one sub-array, as NumPy's NPY_MAXDIMS
 	maxFormatComponents = 1 << 16 // leaves after expanding arrays of records (see Components)
+	maxFormatFreeValues = 1 << 16 // values Unpack makes that hold no bytes (see itemCost)
 )
+
+// itemCost is what expanding an item costs: leaves for Components, and
+// free values for Unpack. A value of an element with bytes, or an []any
+// of a row with bytes, is paid for by the caller's buffer; a zero-size
+// element ("0s", "T{}") or the []any of a row of zero bytes is free, and
+// "(1000000000)T{}" or "(1000000000,0)d" would describe 0 bytes and a
+// billion values. Sums saturate at MaxInt.
+type itemCost struct {
+	leaves, free int
+}
 
 // fmtMode is the state a byte-order prefix sets.
 type fmtMode struct {
@@ -160,8 +172,11 @@ var formatCodes = map[string]formatCode{
 //     [0]; an unnamed one only aligns.
 //
 // Field names must be non-empty and unique within a record. Records may nest
-// 64 deep, a sub-array may have 64 dimensions, and expanding arrays of
-// records may give at most 65536 components. Every error wraps ErrInvalid
+// 64 deep, a sub-array may have 64 dimensions, expanding arrays of records
+// may give at most 65536 components, and at most 65536 of the values Unpack
+// makes may hold no bytes (zero-size elements, rows of an empty sub-array),
+// so that Unpack's work is bounded by the size of its input plus a constant.
+// Every error wraps ErrInvalid
 // and says at which byte the format went wrong. The empty format is valid:
 // an item of size 0.
 func ParseFormat(s string) (*ItemDesc, error) {
@@ -215,9 +230,10 @@ func (p *formatParser) setMode(c byte) bool {
 // items parses items up to the end of the string (top level) or the '}'
 // that closes a record, and returns their layout and the number of
 // components they expand to.
-func (p *formatParser) items(inRecord bool) (*ItemDesc, int, error) {
+func (p *formatParser) items(inRecord bool) (*ItemDesc, itemCost, error) {
 	d := &ItemDesc{Align: 1}
-	off, leaves := 0, 0
+	off := 0
+	var cost itemCost
 	prefixAt := -1 // index of a prefix not yet followed by an item
 	var names map[string]bool
 	for {
@@ -226,38 +242,38 @@ func (p *formatParser) items(inRecord bool) (*ItemDesc, int, error) {
 		}
 		if p.pos == len(p.s) {
 			if inRecord {
-				return nil, 0, p.errorf(p.pos, "unterminated record")
+				return nil, itemCost{}, p.errorf(p.pos, "unterminated record")
 			}
 			break
 		}
 		c := p.s[p.pos]
 		if c == '}' {
 			if !inRecord {
-				return nil, 0, p.errorf(p.pos, "'}' outside a record")
+				return nil, itemCost{}, p.errorf(p.pos, "'}' outside a record")
 			}
 			if prefixAt >= 0 { // NumPy refuses "T{i<}" too
-				return nil, 0, p.errorf(prefixAt, "byte-order prefix %q before '}' names no item", p.s[prefixAt])
+				return nil, itemCost{}, p.errorf(prefixAt, "byte-order prefix %q before '}' names no item", p.s[prefixAt])
 			}
 			p.pos++
 			break
 		}
 		if p.setMode(c) {
 			if prefixAt >= 0 {
-				return nil, 0, p.errorf(p.pos, "two byte-order prefixes in a row")
+				return nil, itemCost{}, p.errorf(p.pos, "two byte-order prefixes in a row")
 			}
 			prefixAt = p.pos
 			p.pos++
 			continue
 		}
 		prefixAt = -1
-		f, isField, align, n, err := p.item()
+		f, isField, align, ic, err := p.item()
 		if err != nil {
-			return nil, 0, err
+			return nil, itemCost{}, err
 		}
 		if p.mode.native {
 			var ok bool
 			if off, ok = alignUp(off, align); !ok {
-				return nil, 0, p.errorf(p.pos, "item size overflows")
+				return nil, itemCost{}, p.errorf(p.pos, "item size overflows")
 			}
 			d.Align = lcm(d.Align, align)
 		}
@@ -267,45 +283,49 @@ func (p *formatParser) items(inRecord bool) (*ItemDesc, int, error) {
 			off, ok = addInt(off, total)
 		}
 		if !ok {
-			return nil, 0, p.errorf(p.pos, "item size overflows")
+			return nil, itemCost{}, p.errorf(p.pos, "item size overflows")
 		}
 		if !isField {
 			continue
 		}
 		if f.Name != "" {
 			if names[f.Name] {
-				return nil, 0, p.errorf(p.pos, "duplicate field name %q", f.Name)
+				return nil, itemCost{}, p.errorf(p.pos, "duplicate field name %q", f.Name)
 			}
 			if names == nil {
 				names = map[string]bool{}
 			}
 			names[f.Name] = true
 		}
-		if leaves, ok = addInt(leaves, n); !ok || leaves > maxFormatComponents {
-			return nil, 0, p.errorf(p.pos, "more than %d components", maxFormatComponents)
+		if cost.leaves = satAdd(cost.leaves, ic.leaves); cost.leaves > maxFormatComponents {
+			return nil, itemCost{}, p.errorf(p.pos, "more than %d components", maxFormatComponents)
 		}
+		cost.free = satAdd(cost.free, ic.free)
 		d.Fields = append(d.Fields, f)
 	}
 	if inRecord && p.mode.native {
 		var ok bool
 		if off, ok = alignUp(off, d.Align); !ok {
-			return nil, 0, p.errorf(p.pos, "item size overflows")
+			return nil, itemCost{}, p.errorf(p.pos, "item size overflows")
 		}
 	}
 	d.Size = off
-	return d, leaves, nil
+	if cost.free > maxFormatFreeValues {
+		return nil, itemCost{}, p.errorf(p.pos, "more than %d values of zero size", maxFormatFreeValues)
+	}
+	return d, cost, nil
 }
 
 // item parses one item, not its leading prefix. It returns the item as a
 // Field without its offset; isField is false for padding and for an unnamed
 // zero count, which only aligns. align is the alignment of one element under
-// '@' and n the number of components the field expands to.
-func (p *formatParser) item() (f Field, isField bool, align, n int, err error) {
+// '@'.
+func (p *formatParser) item() (f Field, isField bool, align int, cost itemCost, err error) {
 	start := p.pos
 	var shape []int
 	if p.s[p.pos] == '(' {
 		if shape, err = p.shape(); err != nil {
-			return f, false, 0, 0, err
+			return f, false, 0, cost, err
 		}
 		if p.pos < len(p.s) && p.setMode(p.s[p.pos]) { // NumPy reads "(2)<i"
 			p.pos++
@@ -320,19 +340,19 @@ func (p *formatParser) item() (f Field, isField bool, align, n int, err error) {
 				count, ok = addInt(count, int(p.s[p.pos]-'0'))
 			}
 			if !ok {
-				return f, false, 0, 0, p.errorf(start, "count too large")
+				return f, false, 0, cost, p.errorf(start, "count too large")
 			}
 			p.pos++
 		}
 	}
 	if p.pos == len(p.s) {
-		return f, false, 0, 0, p.errorf(start, "count or shape without a format code")
+		return f, false, 0, cost, p.errorf(start, "count or shape without a format code")
 	}
 	codeAt := p.pos
 	code := p.s[p.pos : p.pos+1]
 	p.pos++
 	var rec *ItemDesc
-	recLeaves := 0
+	var recCost itemCost
 	switch code {
 	case "Z":
 		if p.pos < len(p.s) {
@@ -341,17 +361,17 @@ func (p *formatParser) item() (f Field, isField bool, align, n int, err error) {
 		}
 	case "T":
 		if p.pos == len(p.s) || p.s[p.pos] != '{' {
-			return f, false, 0, 0, p.errorf(codeAt, "'T' not followed by '{'")
+			return f, false, 0, cost, p.errorf(codeAt, "'T' not followed by '{'")
 		}
 		if p.depth == maxFormatDepth {
-			return f, false, 0, 0, p.errorf(codeAt, "records nested more than %d deep", maxFormatDepth)
+			return f, false, 0, cost, p.errorf(codeAt, "records nested more than %d deep", maxFormatDepth)
 		}
 		p.pos++
 		p.depth++
-		rec, recLeaves, err = p.items(true)
+		rec, recCost, err = p.items(true)
 		p.depth--
 		if err != nil {
-			return f, false, 0, 0, err
+			return f, false, 0, cost, err
 		}
 	}
 	m := p.mode // for a record, the prefix in force at its '}'
@@ -363,9 +383,9 @@ func (p *formatParser) item() (f Field, isField bool, align, n int, err error) {
 		info, ok := formatCodes[code]
 		switch {
 		case !ok || code == "Z":
-			return f, false, 0, 0, p.errorf(codeAt, "unknown format code %q", code)
+			return f, false, 0, cost, p.errorf(codeAt, "unknown format code %q", code)
 		case info.std == 0 && !m.native:
-			return f, false, 0, 0, p.errorf(codeAt, "format code %q needs native size ('@')", code)
+			return f, false, 0, cost, p.errorf(codeAt, "format code %q needs native size ('@')", code)
 		case m.native:
 			f.Size, align = info.nativeSize, info.nativeAlign
 		default:
@@ -376,9 +396,9 @@ func (p *formatParser) item() (f Field, isField bool, align, n int, err error) {
 		end := strings.IndexByte(p.s[p.pos+1:], ':')
 		switch {
 		case end < 0:
-			return f, false, 0, 0, p.errorf(p.pos, "unterminated field name")
+			return f, false, 0, cost, p.errorf(p.pos, "unterminated field name")
 		case end == 0:
-			return f, false, 0, 0, p.errorf(p.pos, "empty field name")
+			return f, false, 0, cost, p.errorf(p.pos, "empty field name")
 		}
 		f.Name = p.s[p.pos+1 : p.pos+1+end]
 		p.pos += end + 2
@@ -395,26 +415,56 @@ func (p *formatParser) item() (f Field, isField bool, align, n int, err error) {
 		f.Repeat = count
 	}
 	if len(dims) > maxFormatDims {
-		return f, false, 0, 0, p.errorf(start, "sub-array has more than %d dimensions", maxFormatDims)
+		return f, false, 0, cost, p.errorf(start, "sub-array has more than %d dimensions", maxFormatDims)
 	}
 	if dims != nil {
 		f.Shape, f.Repeat = dims, 1
 		for _, d := range dims {
 			var ok bool
 			if f.Repeat, ok = mulInt(f.Repeat, d); !ok {
-				return f, false, 0, 0, p.errorf(start, "sub-array too large")
+				return f, false, 0, cost, p.errorf(start, "sub-array too large")
 			}
 		}
 	}
 	isField = (code != "x" || f.Name != "") && (f.Repeat != 0 || f.Shape != nil || isString)
-	n = 1
+	cost.leaves = 1
+	elemFree := 0
+	if f.Size == 0 {
+		elemFree = 1
+	}
 	if rec != nil {
-		var ok bool
-		if n, ok = mulInt(f.Repeat, recLeaves); !ok || n > maxFormatComponents {
-			return f, false, 0, 0, p.errorf(start, "more than %d components", maxFormatComponents)
+		elemFree = satAdd(elemFree, recCost.free)
+		if cost.leaves = satMul(f.Repeat, recCost.leaves); cost.leaves > maxFormatComponents {
+			return f, false, 0, cost, p.errorf(start, "more than %d components", maxFormatComponents)
 		}
 	}
-	return f, isField, align, n, nil
+	cost.free = satMul(f.Repeat, elemFree)
+	if rowsFree := f.Size == 0 || f.Repeat == 0; rowsFree && (dims != nil || f.Repeat != 1) {
+		// The []any of every row of every dimension but the last holds no bytes.
+		rows := 1
+		cost.free = satAdd(cost.free, 1)
+		for _, d := range dims[:max(len(dims)-1, 0)] {
+			rows = satMul(rows, d)
+			cost.free = satAdd(cost.free, rows)
+		}
+	}
+	return f, isField, align, cost, nil
+}
+
+// satAdd returns a+b for non-negative a and b, or MaxInt if that overflows.
+func satAdd(a, b int) int {
+	if c, ok := addInt(a, b); ok {
+		return c
+	}
+	return math.MaxInt
+}
+
+// satMul returns a*b for non-negative a and b, or MaxInt if that overflows.
+func satMul(a, b int) int {
+	if c, ok := mulInt(a, b); ok {
+		return c
+	}
+	return math.MaxInt
 }
 
 // shape parses "(d1,d2,...)": non-negative decimal dimensions, whitespace
@@ -579,6 +629,9 @@ func (d *ItemDesc) appendComponents(out *[]Field, prefix string, base int) {
 			f.Record.appendComponents(out, name, base+f.Offset)
 			continue
 		}
+		if !f.Record.hasLeaves() { // "(1000000000)T{x}" has no components
+			continue
+		}
 		dims := f.Shape
 		if dims == nil {
 			dims = []int{f.Repeat}
@@ -587,6 +640,17 @@ func (d *ItemDesc) appendComponents(out *[]Field, prefix string, base int) {
 			f.Record.appendComponents(out, name+"["+unravelIndex(i, dims)+"]", base+f.Offset+i*f.Size)
 		}
 	}
+}
+
+// hasLeaves reports whether d has a field that is not a record, or a record
+// array of at least one element that has one.
+func (d *ItemDesc) hasLeaves() bool {
+	for _, f := range d.Fields {
+		if f.Record == nil || f.Repeat > 0 && f.Record.hasLeaves() {
+			return true
+		}
+	}
+	return false
 }
 
 // unravelIndex writes flat index i into dims in C order as "i,j,k".

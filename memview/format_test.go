@@ -440,6 +440,12 @@ func TestParseFormatInvalid(t *testing.T) {
 		{"count adds a dimension too many", "(" + strings.Repeat("1,", maxFormatDims-1) + "1)2i", "more than 64 dimensions"},
 		{"too many components", "(70000)T{b:a:}", "more than 65536 components"},
 		{"too many components nested", "(300)T{(300)T{b:a:}:r:}", "more than 65536 components"},
+		{"billion empty records", "(1000000000)T{}", "more than 65536 values of zero size"},
+		{"billion empty rows", "(1000000000,0)d", "more than 65536 values of zero size"},
+		{"many empty strings", "(70000)0s", "more than 65536 values of zero size"},
+		{"repeat of empty records", "70000T{}", "more than 65536 values of zero size"},
+		{"empty strings in records with bytes", "(1000)T{(1000)0s:x:b:y:}", "more than 65536 values of zero size"},
+		{"empty strings in a record", "T{(70000)0s:x:}", "more than 65536 values of zero size"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := ParseFormat(tc.in)
@@ -456,6 +462,9 @@ func TestParseFormatInvalid(t *testing.T) {
 		strings.Repeat("T{", maxFormatDepth) + strings.Repeat("}", maxFormatDepth),
 		"(" + strings.Repeat("1,", maxFormatDims-1) + "1)i",
 		"(65536)T{b:a:}",
+		"(65535)0s",
+		"(1000000000)T{x}",
+		"(1000,1000)d",
 		"9223372036854775807x",
 	} {
 		if _, err := ParseFormat(s); err != nil {
@@ -503,6 +512,9 @@ func TestComponents(t *testing.T) {
 	comps[0].Shape[0] = 99
 	if sub.Fields[0].Shape[0] != 2 {
 		t.Fatal("Components shares Shape with the ItemDesc")
+	}
+	if got := mustParse(t, "(1000000000)T{x}").Components(); len(got) != 0 {
+		t.Fatalf("records of padding give components %+v", got)
 	}
 	if got := mustParse(t, "T{}T{x}").Components(); len(got) != 0 {
 		t.Fatalf("empty records give components %+v", got)
