@@ -39,7 +39,7 @@ func (o ByteOrder) String() string {
 // it shows only in the offsets and the size.
 type ItemDesc struct {
 	Size   int     // bytes in one item, padding included
-	Align  int     // alignment the item needs: the lcm of the alignments of the fields laid out under '@' (1 if none)
+	Align  int     // alignment the item needs: the lcm of the alignments of the items laid out under '@' (1 if none)
 	Fields []Field // the fields in format order
 }
 
@@ -190,10 +190,11 @@ func ParseFormat(s string) (*ItemDesc, error) {
 
 // formatParser holds the state of one ParseFormat call.
 type formatParser struct {
-	s     string
-	pos   int
-	mode  fmtMode
-	depth int
+	s      string
+	pos    int
+	mode   fmtMode
+	depth  int
+	nameAt int // index of the name of the last item parsed
 }
 
 // errorf returns an ErrInvalid error about the byte at index at.
@@ -290,7 +291,7 @@ func (p *formatParser) items(inRecord bool) (*ItemDesc, itemCost, error) {
 		}
 		if f.Name != "" {
 			if names[f.Name] {
-				return nil, itemCost{}, p.errorf(p.pos, "duplicate field name %q", f.Name)
+				return nil, itemCost{}, p.errorf(p.nameAt, "duplicate field name %q", f.Name)
 			}
 			if names == nil {
 				names = map[string]bool{}
@@ -401,6 +402,7 @@ func (p *formatParser) item() (f Field, isField bool, align int, cost itemCost, 
 			return f, false, 0, cost, p.errorf(p.pos, "empty field name")
 		}
 		f.Name = p.s[p.pos+1 : p.pos+1+end]
+		p.nameAt = p.pos + 1
 		p.pos += end + 2
 	}
 

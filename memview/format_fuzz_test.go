@@ -69,14 +69,11 @@ func FuzzParseFormat(f *testing.F) {
 		if canon2 := d2.Format(); canon2 != canon {
 			t.Fatalf("Format is not canonical: %q -> %q -> %q", s, canon, canon2)
 		}
-		// Zeros unpack to zero values, which pack back to zeros.
-		if d.Size > 1<<16 || len(comps) > 1<<10 {
+		// Zeros unpack to zero values, which pack back to zeros. ParseFormat
+		// bounds the values that hold no bytes, so a small Size keeps this
+		// cheap whatever the format.
+		if d.Size > 1<<16 {
 			return
-		}
-		for _, c := range comps {
-			if c.Repeat > 1<<12 {
-				return
-			}
 		}
 		zeros := make([]byte, d.Size)
 		vals, err := d.Unpack(zeros)

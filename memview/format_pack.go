@@ -24,7 +24,7 @@ import (
 // one level per dimension of Shape. Byte strings are copies; nothing returned
 // aliases b.
 func (d *ItemDesc) Unpack(b []byte) ([]any, error) {
-	if len(b) < d.Size {
+	if d.Size < 0 || len(b) < d.Size {
 		return nil, fmt.Errorf("memview: unpack needs %d bytes for one item, got %d: %w", d.Size, len(b), ErrInvalid)
 	}
 	return d.unpack(b[:d.Size], "")
@@ -35,12 +35,8 @@ func (d *ItemDesc) unpack(b []byte, path string) ([]any, error) {
 	for i := range d.Fields {
 		f := &d.Fields[i]
 		fp := fieldPath(path, f.Name, i)
-		end, ok := mulInt(f.Size, f.Repeat)
-		if ok {
-			end, ok = addInt(f.Offset, end)
-		}
-		if !ok || f.Offset < 0 || f.Size < 0 || f.Repeat < 0 || end > len(b) {
-			return nil, fmt.Errorf("memview: unpack field %s: bytes [%d, +%d*%d) outside the %d-byte item: %w", fp, f.Offset, f.Size, f.Repeat, len(b), ErrInvalid)
+		if err := checkField(f, len(b), fp); err != nil {
+			return nil, err
 		}
 		k := 0
 		v, err := eachElement(f, func() (any, error) {
@@ -160,7 +156,7 @@ func codeKind(code string) byte {
 	return 0 // unknown
 }
 
-// sizeFits reports whether size is valid for a field of kind k.
+// sizeFits reports whether size is valid for one element of kind k.
 func sizeFits(k byte, size int) bool {
 	switch k {
 	case 'i', 'u':
@@ -177,20 +173,41 @@ func sizeFits(k byte, size int) bool {
 	return false
 }
 
-// checkCode returns an error unless f has a known code and a size that
-// fits it (always so for fields from ParseFormat).
-func checkCode(f *Field, path string) error {
+// checkField returns an ErrInvalid error unless f is a field ParseFormat
+// could have made for an item of itemLen bytes: a known code with a size
+// that fits it, a Record exactly for "T", a Shape of non-negative dimensions
+// whose product is Repeat, and bytes inside the item. Fields from
+// ParseFormat always pass; the check keeps hand-made ones from panicking.
+func checkField(f *Field, itemLen int, path string) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("memview: field %s: %s: %w", path, fmt.Sprintf(format, args...), ErrInvalid)
+	}
 	if !sizeFits(codeKind(f.Code), f.Size) || (f.Code == "T") != (f.Record != nil) {
-		return fmt.Errorf("memview: field %s: format code %q with size %d: %w", path, f.Code, f.Size, ErrInvalid)
+		return bad("format code %q with size %d", f.Code, f.Size)
+	}
+	if f.Shape != nil {
+		n, ok := 1, true
+		for _, d := range f.Shape {
+			if ok = ok && d >= 0; ok {
+				n, ok = mulInt(n, d)
+			}
+		}
+		if !ok || n != f.Repeat {
+			return bad("shape %v does not hold %d elements", f.Shape, f.Repeat)
+		}
+	}
+	end, ok := mulInt(f.Size, f.Repeat)
+	if ok {
+		end, ok = addInt(f.Offset, end)
+	}
+	if !ok || f.Offset < 0 || f.Size < 0 || f.Repeat < 0 || end > itemLen {
+		return bad("bytes [%d, +%d*%d) outside the %d-byte item", f.Offset, f.Size, f.Repeat, itemLen)
 	}
 	return nil
 }
 
 // unpackElem decodes one element of f from e (len(e) == f.Size).
 func unpackElem(f *Field, e []byte, path string) (any, error) {
-	if err := checkCode(f, path); err != nil {
-		return nil, err
-	}
 	o := byteOrder(f.Order)
 	switch codeKind(f.Code) {
 	case '?':
@@ -239,7 +256,7 @@ func unpackElem(f *Field, e []byte, path string) (any, error) {
 // length, an out-of-range value or a short dst wraps ErrInvalid. On error dst
 // is unchanged: the item is checked in full before any byte is written.
 func (d *ItemDesc) Pack(dst []byte, vals []any) error {
-	if len(dst) < d.Size {
+	if d.Size < 0 || len(dst) < d.Size {
 		return fmt.Errorf("memview: pack needs %d bytes for one item, got %d: %w", d.Size, len(dst), ErrInvalid)
 	}
 	item := make([]byte, d.Size) // zeros: the padding
@@ -257,13 +274,10 @@ func (d *ItemDesc) pack(b []byte, vals []any, path string) error {
 	for i := range d.Fields {
 		f := &d.Fields[i]
 		fp := fieldPath(path, f.Name, i)
-		end, ok := mulInt(f.Size, f.Repeat)
-		if ok {
-			end, ok = addInt(f.Offset, end)
+		if err := checkField(f, len(b), fp); err != nil {
+			return err
 		}
-		if !ok || f.Offset < 0 || f.Size < 0 || f.Repeat < 0 || end > len(b) {
-			return fmt.Errorf("memview: pack field %s: bytes [%d, +%d*%d) outside the %d-byte item: %w", fp, f.Offset, f.Size, f.Repeat, len(b), ErrInvalid)
-		}
+		end := f.Offset + f.Size*f.Repeat
 		if err := packElements(f, b[f.Offset:end], vals[i], elemDims(f), fp); err != nil {
 			return err
 		}
@@ -298,9 +312,6 @@ func packElements(f *Field, b []byte, v any, dims []int, path string) error {
 
 // packElem encodes v as one element of f into e (len(e) == f.Size).
 func packElem(f *Field, e []byte, v any, path string) error {
-	if err := checkCode(f, path); err != nil {
-		return err
-	}
 	typeErr := func() error {
 		return fmt.Errorf("memview: pack field %s: %T for format code %q: %w", path, v, f.Code, ErrType)
 	}
