@@ -348,6 +348,33 @@ RAW = [
 ]
 
 
+NP_CODES = ["?", "b", "B", "h", "H", "i", "I", "l", "L", "q", "Q", "e", "f", "d", "Zf", "Zd", "s", "c", "x"]
+
+
+def random_record(depth, names):
+    """A random T{...} that NumPy's reader accepts: random prefixes (never
+    right before '}'), counts, shapes, names, padding and nested records."""
+    parts = []
+    for _ in range(rng.randint(0, 4)):
+        item = ""
+        if rng.random() < 0.3:
+            item += rng.choice("@=<>!")
+        if rng.random() < 0.2:
+            item += "(" + ",".join(str(rng.randint(0, 3)) for _ in range(rng.randint(1, 2))) + ")"
+        if rng.random() < 0.4:
+            item += str(rng.choice([0, 1, 2, 3]))
+        if depth < 3 and rng.random() < 0.2:
+            item += random_record(depth + 1, set())
+        else:
+            item += rng.choice(NP_CODES)
+        if rng.random() < 0.6:
+            name = "n%d" % len(names)
+            names.add(name)
+            item += ":" + name + ":"
+        parts.append(item)
+    return "T{" + "".join(parts) + "}"
+
+
 def record_cases():
     cases, seen = [], set()
     for name, spec, align in DTYPES:
@@ -372,6 +399,18 @@ def record_cases():
             cases.append(case)
     for f in RAW:
         cases.append(record_case(f, "raw"))
+    n = 0
+    while n < 300:
+        f = random_record(0, set())
+        try:
+            case = record_case(f, "random")
+        except Exception:  # NumPy refuses a few, e.g. a count on a record
+            continue
+        if f in seen:
+            continue
+        seen.add(f)
+        cases.append(case)
+        n += 1
     return cases
 
 
