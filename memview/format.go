@@ -166,6 +166,9 @@ var formatCodes = map[string]formatCode{
 //     its '}' is '@' its size is rounded up to that alignment ("T{i:a:b:b:}"
 //     is 8, "T{i:a:<b:b:}" is 5). The record is then aligned in its parent
 //     like any item, by the prefix in force at its '}'.
+//   - Complex codes are two parts; under '@' they align as one part (Zf 4,
+//     Zd 8, as NumPy's complex64 and complex128; Ze, which neither struct
+//     nor NumPy reads, 2).
 //   - A count before 's' or 'p' is the string length; before unnamed 'x' it
 //     is padding; named 'x' (NumPy's void fields, "3x:v:") is a field of
 //     opaque bytes. A named zero-count item ("0i:z:") is a field of shape
@@ -176,9 +179,8 @@ var formatCodes = map[string]formatCode{
 // may give at most 65536 components, and at most 65536 of the values Unpack
 // makes may hold no bytes (zero-size elements, rows of an empty sub-array),
 // so that Unpack's work is bounded by the size of its input plus a constant.
-// Every error wraps ErrInvalid
-// and says at which byte the format went wrong. The empty format is valid:
-// an item of size 0.
+// Every error wraps ErrInvalid and says at which byte the format went wrong.
+// The empty format is valid: an item of size 0.
 func ParseFormat(s string) (*ItemDesc, error) {
 	p := &formatParser{s: s, mode: fmtMode{Native, true}}
 	d, _, err := p.items(false)
@@ -229,8 +231,8 @@ func (p *formatParser) setMode(c byte) bool {
 }
 
 // items parses items up to the end of the string (top level) or the '}'
-// that closes a record, and returns their layout and the number of
-// components they expand to.
+// that closes a record, and returns their layout and what expanding them
+// costs.
 func (p *formatParser) items(inRecord bool) (*ItemDesc, itemCost, error) {
 	d := &ItemDesc{Align: 1}
 	off := 0
