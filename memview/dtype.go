@@ -5,10 +5,14 @@ import (
 	"strings"
 )
 
-// DType is an element type: one of the package variables Bool ... Complex128.
-// It is a small comparable value; the zero DType is invalid.
+// DType is an element type: one of the package variables Bool ... Complex128
+// (the basic types), or any other item a PEP 3118 format describes —
+// byte-swapped numbers, records, strings, sub-arrays (see ParseDType and
+// DTypeFromFormat). It is a small comparable value: DTypes of equal format
+// strings are equal. The zero DType is invalid.
 type DType struct {
 	id uint8
+	ft *formatType // for id == formatID
 }
 
 // dtypeInfo describes one DType.
@@ -42,43 +46,50 @@ var dtypeTable = [...]dtypeInfo{
 // The supported element types, named as in NumPy. All are native
 // (little-endian) byte order.
 var (
-	Bool       = DType{1}  // bool, 1 byte
-	Int8       = DType{2}  // int8
-	Int16      = DType{3}  // int16
-	Int32      = DType{4}  // int32
-	Int64      = DType{5}  // int64
-	Uint8      = DType{6}  // uint8
-	Uint16     = DType{7}  // uint16
-	Uint32     = DType{8}  // uint32
-	Uint64     = DType{9}  // uint64
-	Float16    = DType{10} // IEEE 754 half precision
-	Float32    = DType{11} // float32
-	Float64    = DType{12} // float64
-	Complex64  = DType{13} // two float32
-	Complex128 = DType{14} // two float64
+	Bool       = DType{id: 1}  // bool, 1 byte
+	Int8       = DType{id: 2}  // int8
+	Int16      = DType{id: 3}  // int16
+	Int32      = DType{id: 4}  // int32
+	Int64      = DType{id: 5}  // int64
+	Uint8      = DType{id: 6}  // uint8
+	Uint16     = DType{id: 7}  // uint16
+	Uint32     = DType{id: 8}  // uint32
+	Uint64     = DType{id: 9}  // uint64
+	Float16    = DType{id: 10} // IEEE 754 half precision
+	Float32    = DType{id: 11} // float32
+	Float64    = DType{id: 12} // float64
+	Complex64  = DType{id: 13} // two float32
+	Complex128 = DType{id: 14} // two float64
 )
 
 // DTypes lists every valid DType, in a fixed order.
 func DTypes() []DType {
 	out := make([]DType, 0, len(dtypeTable)-1)
 	for i := 1; i < len(dtypeTable); i++ {
-		out = append(out, DType{uint8(i)})
+		out = append(out, DType{id: uint8(i)})
 	}
 	return out
 }
 
 func (d DType) info() dtypeInfo {
+	if d.id == formatID && d.ft != nil {
+		return dtypeInfo{name: d.ft.name, kind: d.ft.kind, size: d.ft.desc.Size, format: d.ft.format, typestr: d.ft.typestr}
+	}
 	if int(d.id) >= len(dtypeTable) {
 		return dtypeTable[0]
 	}
 	return dtypeTable[d.id]
 }
 
-// IsValid reports whether d is one of the supported types (false for the
-// zero DType).
-func (d DType) IsValid() bool { return d.id != 0 && int(d.id) < len(dtypeTable) }
+// IsValid reports whether d is a basic or a format type (false for the zero
+// DType).
+func (d DType) IsValid() bool {
+	return (d.id != 0 && int(d.id) < len(dtypeTable)) || (d.id == formatID && d.ft != nil)
+}
 
-// Name returns the NumPy name, such as "float64"; "invalid" for the zero DType.
+// Name returns the NumPy name, such as "float64"; for a format type its
+// typestr (">f8", "|S5") or, for records and other compound items, its
+// format; "invalid" for the zero DType.
 func (d DType) Name() string {
 	if !d.IsValid() {
 		return "invalid"
@@ -92,8 +103,9 @@ func (d DType) String() string { return d.Name() }
 // Itemsize returns the size of one element in bytes (0 for the zero DType).
 func (d DType) Itemsize() int { return d.info().size }
 
-// Kind returns the NumPy kind character: 'b', 'i', 'u', 'f' or 'c'
-// (0 for the zero DType).
+// Kind returns the NumPy kind character: 'b', 'i', 'u', 'f' or 'c', and for
+// format types also 'S' (bytes) or 'V' (records and other compound items); 0
+// for the zero DType.
 func (d DType) Kind() byte { return d.info().kind }
 
 // Typestr returns the NumPy array-interface type string, such as "<f8" or
@@ -105,9 +117,10 @@ func (d DType) Typestr() string {
 	return d.info().typestr
 }
 
-// Format returns the PEP 3118 format exported in Py_buffer.format, the same as
-// NumPy's on Linux x86-64: "?", "b", "B", "h", "H", "i", "I", "l", "L", "e",
-// "f", "d", "Zf", "Zd".
+// Format returns the PEP 3118 format exported in Py_buffer.format. For the
+// basic types it is NumPy's on Linux x86-64: "?", "b", "B", "h", "H", "i",
+// "I", "l", "L", "e", "f", "d", "Zf", "Zd"; a format type exports the format
+// it was made from, unchanged.
 func (d DType) Format() string { return d.info().format }
 
 // dtypeNames maps NumPy names, aliases and one-character codes to DTypes.
@@ -130,10 +143,10 @@ var dtypeNames = map[string]DType{
 
 // ParseDType parses a NumPy dtype name ("float64", "int8", "bool",
 // "complex128", "float16", aliases such as "double"), a character or
-// kind-and-size code ("f8", "i4", "u1", "b1", "c16", "?", "d", "f", "e"), or a
-// typestr with native or '|' byte order ("<f8", "|u1", "=i4"). An unknown
-// name wraps ErrType; a non-native byte order (">f8") wraps ErrType with a
-// message saying byte-swapped dtypes are not supported yet.
+// kind-and-size code ("f8", "i4", "u1", "b1", "c16", "?", "d", "f", "e"), a
+// typestr ("<f8", "|u1", "=i4"; big-endian ">f8" gives the format type ">d"),
+// or any PEP 3118 format DTypeFromFormat accepts ("T{<i:a:<d:b:}"). An unknown
+// name wraps ErrType.
 func ParseDType(s string) (DType, error) {
 	body, swapped := s, false
 	if len(s) > 1 {
@@ -148,11 +161,19 @@ func ParseDType(s string) (DType, error) {
 	if !ok {
 		d, ok = parseKindSize(body)
 	}
+	if !ok && len(body) > 1 && body[0] == 'S' && strings.TrimLeft(body[1:], "0123456789") == "" && body[1] != '0' {
+		return formatDType(body[1:] + "s") // NumPy's bytes typestr "|S5": the format "5s"
+	}
 	if !ok {
-		return DType{}, fmt.Errorf("memview: unknown dtype %q: %w", s, ErrType)
+		if s != "" {
+			if f, err := DTypeFromFormat(s); err == nil {
+				return f, nil
+			}
+		}
+		return DType{}, fmt.Errorf("memview: unknown dtype %q (not a NumPy name, typestr or PEP 3118 format): %w", s, ErrType)
 	}
 	if swapped && d.Itemsize() > 1 {
-		return DType{}, fmt.Errorf("memview: dtype %q is big-endian; byte-swapped dtypes are not supported yet: %w", s, ErrType)
+		return formatDType(">" + standardCode(d.Kind(), d.Itemsize()))
 	}
 	return d, nil
 }
@@ -170,16 +191,27 @@ func parseKindSize(s string) (DType, bool) {
 	return DType{}, false
 }
 
-// DTypeFromFormat parses a PEP 3118 single-item format as NumPy, array,
-// struct and bytearray export them: an optional byte-order prefix '@', '=' or
-// '<' (a little-endian machine is assumed; '>' and '!' wrap ErrType), then one
-// of ? b B h H i I l L q Q n N e f d Zf Zd. The empty format means "B".
+// DTypeFromFormat returns the DType of a PEP 3118 format. A single native
+// numeric item — an optional byte-order prefix '@', '=' or '<' (a
+// little-endian machine is assumed), then one of ? b B h H i I l L q Q n N e f
+// d Zf Zd — gives a basic DType; the empty format means "B". Sizes follow the
+// struct module: with '@' or no prefix (native) 'l' and 'L' are 8 bytes
+// (LP64); with '=' or '<' (standard sizes) they are 4 bytes; 'n' and 'N' exist
+// only in native mode.
 //
-// Sizes follow the struct module: with '@' or no prefix (native) 'l' and 'L'
-// are 8 bytes (LP64); with '=' or '<' (standard sizes) they are 4 bytes; 'n'
-// and 'N' exist only in native mode. Records ("T{...}"), repeat counts ("2d"),
-// padding, strings, chars and pointers wrap ErrType.
+// Every other format ParseFormat accepts — big-endian items, records
+// ("T{...}"), repeat counts, sub-arrays, strings, padding — gives a format
+// type whose Format is the string given. A format ParseFormat refuses, or
+// items of 0 bytes, wrap ErrType.
 func DTypeFromFormat(format string) (DType, error) {
+	if d, err := basicFromFormat(format); err == nil {
+		return d, nil
+	}
+	return formatDType(format)
+}
+
+// basicFromFormat maps a single native numeric item to its basic DType.
+func basicFromFormat(format string) (DType, error) {
 	body, native := format, true
 	if format != "" {
 		switch format[0] {

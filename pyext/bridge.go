@@ -30,9 +30,7 @@ func fillMeta(a *memview.Array, m *C.mv_meta) {
 	m.readonly = cbool(a.ReadOnly())
 	m.c_contig = cbool(a.CContiguous())
 	m.f_contig = cbool(a.FContiguous())
-	putString(unsafe.Pointer(&m.format[0]), len(m.format), dt.Format())
-	putString(unsafe.Pointer(&m.dtype[0]), len(m.dtype), dt.Name())
-	putString(unsafe.Pointer(&m.typestr[0]), len(m.typestr), dt.Typestr())
+	putDType(m, dt)
 	dev := a.Device()
 	m.device_kind = C.int32_t(dev.Kind)
 	m.device_id = C.int32_t(dev.ID)
@@ -43,6 +41,21 @@ func fillMeta(a *memview.Array, m *C.mv_meta) {
 	}
 	m.stream = 0
 	m.handle = C.uintptr_t(newHandle(a))
+}
+
+// putDType writes dt's format, name and typestr into m. A format too long for
+// m.format goes to m.long_format, malloc'd here and freed by the C receiver;
+// it is made last, after everything that can fail.
+func putDType(m *C.mv_meta, dt memview.DType) {
+	format, name := dt.Format(), dt.Name()
+	m.long_format = nil
+	m.dtype_is_format = cbool(name == format && len(name) >= len(m.dtype))
+	putString(unsafe.Pointer(&m.dtype[0]), len(m.dtype), name)
+	putString(unsafe.Pointer(&m.typestr[0]), len(m.typestr), dt.Typestr())
+	putString(unsafe.Pointer(&m.format[0]), len(m.format), format)
+	if len(format) >= len(m.format) {
+		m.long_format = C.CString(format)
+	}
 }
 
 func cbool(b bool) C.int32_t {
@@ -122,9 +135,7 @@ func mvgo_dtype_info(name *C.char, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 		return setErr(e, err)
 	}
 	m.itemsize = C.int64_t(dt.Itemsize())
-	putString(unsafe.Pointer(&m.dtype[0]), len(m.dtype), dt.Name())
-	putString(unsafe.Pointer(&m.typestr[0]), len(m.typestr), dt.Typestr())
-	putString(unsafe.Pointer(&m.format[0]), len(m.format), dt.Format())
+	putDType(m, dt)
 	return 0
 }
 

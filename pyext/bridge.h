@@ -46,9 +46,11 @@ typedef struct {
     int32_t readonly;
     int32_t c_contig;
     int32_t f_contig;
-    char format[8];   /* PEP 3118 format of one item */
-    char dtype[16];   /* NumPy name */
-    char typestr[8];  /* array-interface typestr */
+    char format[16];  /* PEP 3118 format of one item, when shorter than 16 bytes */
+    char *long_format; /* else the format, malloc'd by Go: the receiver frees it */
+    int32_t dtype_is_format; /* the dtype's name is its format (records) */
+    char dtype[16];   /* NumPy name (unless dtype_is_format) */
+    char typestr[16]; /* array-interface typestr */
     int32_t device_kind; /* MV_DEV_* */
     int32_t device_id;
     char device[24];  /* "cpu", "cuda:0", ... */

@@ -30,9 +30,11 @@ typedef struct {
     PyObject *base;        /* what keeps the memory alive (source object or owning array), or NULL */
     int device_kind;       /* MV_DEV_* */
     long long stream;      /* CUDA stream the data is ordered on (CAI "stream"); 0 for none */
-    char format[8];
-    char dtype[16];
-    char typestr[8];
+    char *format;          /* fmt_inline, or a PyMem copy of a long format */
+    char *dtype;           /* dtype_inline, or format for record dtypes */
+    char fmt_inline[16];
+    char dtype_inline[16];
+    char typestr[16];
     char device[24];
 } MVArray;
 

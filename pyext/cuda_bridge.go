@@ -88,7 +88,8 @@ func pending(s *cuda.Stream, arrays ...*memview.Array) C.uintptr_t {
 func mvgo_copy_to_device(h C.uintptr_t, device *C.char, order C.char, stream C.uintptr_t,
 	m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	return derive(h, m, e, func(a *memview.Array) (*memview.Array, error) {
+	var left C.uintptr_t
+	rc = derive(h, m, e, func(a *memview.Array) (*memview.Array, error) {
 		dev := a.Device()
 		if d := C.GoString(device); d != "" {
 			var err error
@@ -126,9 +127,13 @@ func mvgo_copy_to_device(h C.uintptr_t, device *C.char, order C.char, stream C.u
 			_ = out.Release()
 			return nil, err
 		}
-		m.stream = C.int64_t(pending(s, out, a))
+		left = pending(s, out, a)
 		return out, nil
 	})
+	if rc == 0 {
+		m.stream = C.int64_t(left) // after derive's fillMeta, which clears it
+	}
+	return rc
 }
 
 //export mvgo_copyto

@@ -102,6 +102,8 @@ array_dealloc(PyObject *self)
     }
     Py_CLEAR(a->base);
     PyMem_Free(a->shape);
+    if (a->format != NULL && a->format != a->fmt_inline)
+        PyMem_Free(a->format);
     freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
     tp_free(self);
     Py_DECREF(tp);
@@ -264,11 +266,26 @@ mv_new_array(const mv_meta *m, PyObject *base)
 {
     PyTypeObject *tp = (PyTypeObject *)(mv_array_type ? mv_array_type : mv_array_base_type);
     allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
+    /* A long format is handed over by Go (malloc'd): copy it first, free it always. */
+    char *long_format = NULL;
+    if (m->long_format != NULL) {
+        size_t n = strlen(m->long_format) + 1;
+        long_format = PyMem_Malloc(n);
+        if (long_format != NULL)
+            memcpy(long_format, m->long_format, n);
+        free(m->long_format);
+        if (long_format == NULL) {
+            mvgo_release((uintptr_t)m->handle, NULL);
+            return PyErr_NoMemory();
+        }
+    }
     MVArray *a = (MVArray *)alloc(tp, 0);
     if (a == NULL) {
         mvgo_release((uintptr_t)m->handle, NULL);
+        PyMem_Free(long_format);
         return NULL;
     }
+    a->format = long_format; /* freed by dealloc from here on */
     if (m->ndim > 0) {
         a->shape = PyMem_Malloc(2 * (size_t)m->ndim * sizeof(Py_ssize_t));
         if (a->shape == NULL) {
@@ -290,15 +307,18 @@ mv_new_array(const mv_meta *m, PyObject *base)
     a->readonly = m->readonly;
     a->c_contig = m->c_contig;
     a->f_contig = m->f_contig;
-    memcpy(a->format, m->format, sizeof a->format);
-    memcpy(a->dtype, m->dtype, sizeof a->dtype);
+    memcpy(a->fmt_inline, m->format, sizeof a->fmt_inline);
+    a->fmt_inline[sizeof a->fmt_inline - 1] = 0;
+    if (a->format == NULL)
+        a->format = a->fmt_inline;
+    memcpy(a->dtype_inline, m->dtype, sizeof a->dtype_inline);
+    a->dtype_inline[sizeof a->dtype_inline - 1] = 0;
+    a->dtype = m->dtype_is_format ? a->format : a->dtype_inline;
     memcpy(a->typestr, m->typestr, sizeof a->typestr);
     memcpy(a->device, m->device, sizeof a->device);
     a->device_kind = m->device_kind;
     a->stream = (long long)m->stream;
     a->device[sizeof a->device - 1] = 0;
-    a->format[sizeof a->format - 1] = 0;
-    a->dtype[sizeof a->dtype - 1] = 0;
     a->typestr[sizeof a->typestr - 1] = 0;
     Py_XINCREF(base);
     a->base = base;

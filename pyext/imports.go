@@ -142,8 +142,14 @@ func adopt(who string, dt memview.DType, shape, strides []int, lo int, readonly 
 	return a, nil
 }
 
-// alignment is the address alignment an element of dt needs.
+// alignment is the address alignment an element of dt needs: a basic type's
+// natural alignment; for a format type, the alignment its format asks for
+// (native '@' items and records align their fields; standard-size items, as in
+// "<d" or ">i", need none, as in the struct module).
 func alignment(dt memview.DType) int {
+	if !dt.IsBasic() {
+		return max(1, dt.Item().Align)
+	}
 	if dt.Kind() == 'c' {
 		return dt.Itemsize() / 2
 	}

@@ -250,7 +250,27 @@ core_dtype_info(PyObject *mod, PyObject *arg)
     mv_err e;
     if (mvgo_dtype_info((char *)name, &m, &e) != 0)
         return mv_raise(&e);
-    return Py_BuildValue("(sLss)", m.dtype, (long long)m.itemsize, m.typestr, m.format);
+    const char *format = m.long_format ? m.long_format : m.format;
+    PyObject *r = Py_BuildValue("(sLss)", m.dtype_is_format ? format : m.dtype, (long long)m.itemsize,
+                                m.typestr, format);
+    free(m.long_format);
+    return r;
+}
+
+/* dtype_desc(name) -> str: the JSON item descriptor of a dtype (see format_bridge.go) */
+static PyObject *
+core_dtype_desc(PyObject *mod, PyObject *arg)
+{
+    const char *name = PyUnicode_AsUTF8AndSize(arg, NULL);
+    if (name == NULL)
+        return NULL;
+    char *out = NULL;
+    mv_err e;
+    if (mvgo_dtype_desc((char *)name, &out, &e) != 0)
+        return mv_raise(&e);
+    PyObject *r = PyUnicode_FromString(out);
+    free(out);
+    return r;
 }
 
 /* cuda_device_count() -> int; 0 where there is no driver or device */
@@ -569,6 +589,7 @@ static PyMethodDef core_methods[] = {
     {"from_buffer", core_from_buffer, METH_VARARGS, "from_buffer(obj, writable) -> array over obj's memory"},
     {"from_cai", core_from_cai, METH_VARARGS, "from_cai(obj, ptr, shape, strides, typestr, readonly, stream)"},
     {"dtype_info", core_dtype_info, METH_O, "dtype_info(name) -> (name, itemsize, typestr, format)"},
+    {"dtype_desc", core_dtype_desc, METH_O, "dtype_desc(name) -> JSON item descriptor"},
     {"cuda_device_count", core_cuda_device_count, METH_NOARGS, "number of CUDA devices (0 without a driver)"},
     {"view", core_view, METH_VARARGS, "view(a, key) -> basic-indexing view"},
     {"transpose", core_transpose, METH_VARARGS, "transpose(a, axes) -> view"},

@@ -104,6 +104,12 @@ def test_source_kept_alive():
     assert ref() is None
 
 
+def test_big_endian_device_arrays_keep_their_typestr():
+    a = mv.from_cuda_array_interface(producer(shape=(2, 3), typestr=">f4"))
+    assert a.dtype == ">f4" and a.itemsize == 4 and a.format == ">f"
+    assert a.__cuda_array_interface__["typestr"] == ">f4"
+
+
 @pytest.mark.parametrize("cai,exc,match", [
     ({"typestr": "<f4", "data": (PTR, False)}, ValueError, "shape"),
     ({"shape": (2,), "data": (PTR, False)}, ValueError, "typestr"),
@@ -123,7 +129,7 @@ def test_source_kept_alive():
     ({"shape": (2,), "typestr": "<f4", "data": (PTR + 2, False)}, ValueError, "aligned"),
     ({"shape": (2, 2), "typestr": "<f4", "data": (PTR, False), "strides": (8,)}, ValueError, "strides"),
     ({"shape": (2,), "typestr": "<f4", "data": (PTR, False), "strides": (6,)}, ValueError, "multiple"),
-    ({"shape": (2,), "typestr": ">f4", "data": (PTR, False)}, TypeError, "byte"),
+    ({"shape": (2,), "typestr": "<f3", "data": (PTR, False)}, TypeError, "memview"),
     ({"shape": (2,), "typestr": "<V8", "data": (PTR, False)}, TypeError, "memview"),
     ({"shape": (2,), "typestr": 5, "data": (PTR, False)}, TypeError, "typestr"),
     ({"shape": (4,), "typestr": "<f4", "data": (16, False), "strides": (-16,)}, ValueError, "below"),

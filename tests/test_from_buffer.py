@@ -3,6 +3,8 @@ import array
 import ctypes
 
 import numpy as np
+import struct
+
 import pytest
 
 import memview as mv
@@ -32,13 +34,31 @@ def test_formats(fmt, dtype):
     assert a.tolist() == nd.tolist()
 
 
-@pytest.mark.parametrize("fmt", [">d", "!i", "2d", "s", "3s", "c", "P", "dd"])
-def test_unsupported_formats_refused(fmt):
+@pytest.mark.parametrize("fmt", [">d", "!i", "2d", "s", "3s", "c", "P", "dd", "<l", ">Zd"])
+def test_any_struct_format_is_imported(fmt):
+    # Formats beyond one native number are read through their item descriptor
+    # (see test_formats.py); the values are what struct unpacks.
     items = {"3s": [b"abc"], "s": [b"a"], "c": [b"a"], "2d": [(1.0, 2.0)],
-             "dd": [(1.0, 2.0)]}.get(fmt, [1])
+             "dd": [(1.0, 2.0)], ">Zd": [1]}.get(fmt, [1])
+    if fmt == ">Zd":
+        pytest.skip("struct (hence _testbuffer) has no complex codes")
     nd = tb.ndarray(items, shape=[1], format=fmt)
-    with pytest.raises(TypeError, match="memview"):
-        mv.from_buffer(nd)
+    a = mv.from_buffer(nd)
+    # one native number gets memview's own format for it ("<l" is "i"); others keep theirs
+    assert a.itemsize == struct.calcsize(fmt) == struct.calcsize(a.format)
+    assert a.format == fmt or fmt == "<l"
+    assert bytes(memoryview(a)) == bytes(memoryview(nd))
+    got = a.item(0)
+    want = struct.unpack(fmt, bytes(memoryview(nd)))
+    assert (list(got) if isinstance(got, (list, tuple)) else [got]) == list(want)
+
+
+def test_unreadable_formats_refused():
+    np = pytest.importorskip("numpy")
+    if np.dtype(np.longdouble).itemsize == 8:
+        pytest.skip("long double is double here")
+    with pytest.raises(TypeError, match="format"):
+        mv.from_buffer(np.zeros(2, np.longdouble))  # 'g': no struct code
 
 
 def test_suboffsets_refused():

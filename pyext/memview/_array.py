@@ -9,7 +9,7 @@ from __future__ import annotations
 import numbers
 import operator
 
-from . import _cai, _core, _dtypes
+from . import _cai, _core, _dtypes, _formats
 from . import cuda as _cuda
 
 _BIG = 1 << 62  # slice bounds beyond this are clamped; they mean "to the end" anyway
@@ -62,9 +62,17 @@ def encode_key(key, ndim: int):
     return tuple(out), scalar and nint == ndim
 
 
-def _nested_shape(value):
+def _sequences(dtype: str):
+    """The types that nest in an assigned value: lists and tuples, except that a
+    tuple (or dict) is one element of a record dtype, as in NumPy."""
+    if dtype not in _dtypes.STRUCT and _formats.codec(dtype).is_record:
+        return (list,)
+    return (list, tuple)
+
+
+def _nested_shape(value, seq=(list, tuple)):
     shape = []
-    while isinstance(value, (list, tuple)):
+    while isinstance(value, seq):
         shape.append(len(value))
         if not value:
             break
@@ -72,25 +80,26 @@ def _nested_shape(value):
     return tuple(shape)
 
 
-def _flatten(value, shape, depth, out):
+def _flatten(value, shape, depth, out, seq=(list, tuple)):
     if depth == len(shape):
-        if isinstance(value, (list, tuple)):
+        if isinstance(value, seq):
             raise ValueError("memview: setting an array element with a sequence "
                              "(the nested sequence is ragged)")
         out.append(value)
         return
-    if not isinstance(value, (list, tuple)) or len(value) != shape[depth]:
+    if not isinstance(value, seq) or len(value) != shape[depth]:
         raise ValueError(f"memview: the nested sequence is ragged at depth {depth} "
                          f"(expected length {shape[depth]})")
     for v in value:
-        _flatten(v, shape, depth + 1, out)
+        _flatten(v, shape, depth + 1, out, seq)
 
 
 def from_nested(value, dtype: str):
     """A new Go-owned array holding the values of a nested list/tuple (a copy)."""
-    shape = _nested_shape(value)
+    seq = _sequences(dtype)
+    shape = _nested_shape(value, seq)
     flat = []
-    _flatten(value, shape, 0, flat)
+    _flatten(value, shape, 0, flat, seq)
     arr = _core.empty(shape, dtype, "C")
     if flat:
         data = b"".join(_dtypes.pack(dtype, v) for v in flat)
@@ -104,9 +113,11 @@ def _as_source(value, dtype: str):
         if value.dtype == dtype:
             return value
         return from_nested(value.tolist(), dtype) if value.ndim else _dtypes.pack(dtype, value[()])
-    if isinstance(value, numbers.Number):
+    if isinstance(value, (numbers.Number, bytes, str)):
         return _dtypes.pack(dtype, value)
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, dict)):
+        if not isinstance(value, _sequences(dtype)):
+            return _dtypes.pack(dtype, value)  # one record
         return from_nested(value, dtype)
     if hasattr(value, "__cuda_array_interface__") and not hasattr(value, "__buffer__"):
         src = _cai.wrap(value, "memview: assignment", _cuda.import_sync())

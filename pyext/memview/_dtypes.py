@@ -50,8 +50,15 @@ def convert(dtype: str, value):
     return float(value)
 
 
+def saturate(x: float) -> float:
+    """x, or ±inf when it is too large for a narrower float (as NumPy casts)."""
+    return math.copysign(math.inf, x) if abs(x) > 1 else x
+
+
 def pack(dtype: str, value) -> bytes:
     """One element of dtype holding value."""
+    if dtype not in STRUCT:
+        return _formats.codec(dtype).pack(value)
     v = convert(dtype, value)
     code = "=" + STRUCT[dtype]
     try:
@@ -66,6 +73,8 @@ def pack(dtype: str, value) -> bytes:
 
 def unpacker(dtype: str):
     """A function from one element's bytes to its Python value."""
+    if dtype not in STRUCT:
+        return _formats.codec(dtype).unpack
     s = struct.Struct("=" + STRUCT[dtype])
     if dtype.startswith("complex"):
         return lambda b: complex(*s.unpack(b))
@@ -74,7 +83,12 @@ def unpacker(dtype: str):
 
 def iter_values(dtype: str, data: bytes):
     """The Python values of a run of packed elements."""
+    if dtype not in STRUCT:
+        return _formats.codec(dtype).iter_unpack(data)
     s = struct.Struct("=" + STRUCT[dtype])
     if dtype.startswith("complex"):
         return (complex(*t) for t in s.iter_unpack(data))
     return (t[0] for t in s.iter_unpack(data))
+
+
+from . import _formats  # noqa: E402  (uses convert and STRUCT above)

@@ -1,0 +1,129 @@
+package memview
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+)
+
+// formatID is the DType id of a type described only by its PEP 3118 format:
+// byte-swapped numbers (">f8"), records ("T{<i:a:<d:b:}"), strings ("5s"),
+// sub-arrays, padding. Such DTypes copy, index and export like any other; their
+// elements are read and written through their ItemDesc (Unpack, Pack).
+const formatID = uint8(len(dtypeTable))
+
+// formatType is what a format DType knows; one per distinct format string
+// (interned, so that DTypes of equal formats compare equal).
+type formatType struct {
+	format  string
+	desc    *ItemDesc
+	name    string // NumPy-style: ">f8", "|S5", or the format itself for records
+	typestr string // array-interface typestr: ">f8", "|S5", "|V12"
+	kind    byte   // 'b', 'i', 'u', 'f', 'c', 'S' or 'V'
+}
+
+var formatTypes sync.Map // format string -> *formatType
+
+// formatDType returns the DType of a PEP 3118 format that is not one of the
+// basic types. Errors wrap ErrType: a format ParseFormat refuses (its message
+// says why), or an item of zero bytes.
+func formatDType(format string) (DType, error) {
+	if ft, ok := formatTypes.Load(format); ok {
+		return DType{id: formatID, ft: ft.(*formatType)}, nil
+	}
+	desc, err := ParseFormat(format)
+	if err != nil {
+		return DType{}, fmt.Errorf("memview: unsupported buffer format %q (%v): %w", format, err, ErrType)
+	}
+	if desc.Size == 0 {
+		return DType{}, fmt.Errorf("memview: format %q describes items of 0 bytes: %w", format, ErrType)
+	}
+	ft := &formatType{format: format, desc: desc, name: format, typestr: "|V" + strconv.Itoa(desc.Size), kind: 'V'}
+	if len(desc.Fields) == 1 && desc.Fields[0].Name == "" && desc.Fields[0].Offset == 0 && desc.Fields[0].Shape == nil {
+		f := desc.Fields[0]
+		order := byte('<')
+		if f.Order == Big {
+			order = '>'
+		}
+		if f.Size == 1 {
+			order = '|'
+		}
+		if k := fieldKind(f.Code); k != 0 && f.Repeat == 1 && f.Size == desc.Size {
+			ft.kind = k
+			ft.typestr = string(order) + string(k) + strconv.Itoa(f.Size)
+			ft.name = ft.typestr
+		} else if (f.Code == "s" || f.Code == "c") && f.Size*f.Repeat == desc.Size {
+			ft.kind = 'S'
+			ft.typestr = "|S" + strconv.Itoa(desc.Size)
+			ft.name = ft.typestr
+		}
+	}
+	actual, _ := formatTypes.LoadOrStore(format, ft)
+	return DType{id: formatID, ft: actual.(*formatType)}, nil
+}
+
+// fieldKind is the NumPy kind of a numeric format code, or 0.
+func fieldKind(code string) byte {
+	switch code {
+	case "?":
+		return 'b'
+	case "b", "h", "i", "l", "q", "n":
+		return 'i'
+	case "B", "H", "I", "L", "Q", "N", "P":
+		return 'u'
+	case "e", "f", "d":
+		return 'f'
+	case "Zf", "Zd", "Ze":
+		return 'c'
+	}
+	return 0
+}
+
+// standardCode is the standard-size format code of a basic DType's kind and
+// size, for writing it with an explicit byte order (">d" for big-endian
+// float64).
+func standardCode(kind byte, size int) string {
+	switch kind {
+	case 'b':
+		return "?"
+	case 'i':
+		return map[int]string{1: "b", 2: "h", 4: "i", 8: "q"}[size]
+	case 'u':
+		return map[int]string{1: "B", 2: "H", 4: "I", 8: "Q"}[size]
+	case 'f':
+		return map[int]string{2: "e", 4: "f", 8: "d"}[size]
+	case 'c':
+		return map[int]string{8: "Zf", 16: "Zd"}[size]
+	}
+	return ""
+}
+
+// Item returns the item descriptor of d: for a basic DType, that of its
+// format; nil for the zero DType.
+func (d DType) Item() *ItemDesc {
+	if d.ft != nil {
+		return d.ft.desc
+	}
+	if !d.IsValid() {
+		return nil
+	}
+	basicDescOnce.Do(func() {
+		for _, b := range DTypes() {
+			desc, err := ParseFormat(b.Format())
+			if err != nil {
+				panic("memview: basic dtype format does not parse: " + err.Error())
+			}
+			basicDescs[b.id] = desc
+		}
+	})
+	return basicDescs[d.id]
+}
+
+var (
+	basicDescOnce sync.Once
+	basicDescs    [len(dtypeTable)]*ItemDesc
+)
+
+// IsBasic reports whether d is one of the native numeric DTypes (Bool ...
+// Complex128), as opposed to a type described by a format.
+func (d DType) IsBasic() bool { return d.id != 0 && d.id < formatID }

@@ -1,0 +1,64 @@
+package pyext
+
+/*
+#include <stdlib.h>
+#include "bridge.h"
+*/
+import "C"
+
+import (
+	"encoding/json"
+
+	"github.com/memview/memview/memview"
+)
+
+// The item descriptor of a dtype, for the Python facade, which reads and writes
+// elements of byte-swapped, record and other format dtypes with it (module
+// memview._formats). It crosses as JSON: descriptors are made once per dtype.
+
+type fieldJSON struct {
+	Name   string    `json:"name"`
+	Code   string    `json:"code"`
+	Order  string    `json:"order"` // "native", "little" or "big"
+	Offset int       `json:"offset"`
+	Size   int       `json:"size"`
+	Repeat int       `json:"repeat"`
+	Shape  []int     `json:"shape"`
+	Record *descJSON `json:"record"`
+}
+
+type descJSON struct {
+	Size   int         `json:"size"`
+	Fields []fieldJSON `json:"fields"`
+}
+
+func toJSON(d *memview.ItemDesc) *descJSON {
+	out := &descJSON{Size: d.Size, Fields: []fieldJSON{}}
+	for _, f := range d.Fields {
+		fj := fieldJSON{Name: f.Name, Code: f.Code, Order: f.Order.String(), Offset: f.Offset,
+			Size: f.Size, Repeat: f.Repeat, Shape: f.Shape}
+		if f.Record != nil {
+			fj.Record = toJSON(f.Record)
+		}
+		out.Fields = append(out.Fields, fj)
+	}
+	return out
+}
+
+// mvgo_dtype_desc writes the JSON item descriptor of a dtype (a name, typestr or
+// PEP 3118 format) to *out, malloc'd: the caller frees it.
+//
+//export mvgo_dtype_desc
+func mvgo_dtype_desc(name *C.char, out **C.char, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	dt, err := memview.ParseDType(C.GoString(name))
+	if err != nil {
+		return setErr(e, err)
+	}
+	b, err := json.Marshal(toJSON(dt.Item()))
+	if err != nil {
+		return setErr(e, err)
+	}
+	*out = C.CString(string(b))
+	return 0
+}
