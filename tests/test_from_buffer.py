@@ -118,3 +118,44 @@ def test_asarray():
     assert mv.asarray(a) is a
     n = np.ones(3)
     assert mv.asarray(n).ptr == n.ctypes.data
+
+
+# ---- copies only when asked for ----
+
+def _np():
+    return pytest.importorskip("numpy")
+
+
+def test_unviewable_layouts_copy_only_when_asked():
+    np = _np()
+    n = np.zeros(4, dtype=[("a", "<i4"), ("b", "u1")])  # itemsize 5
+    n["a"] = [1, 2, 3, 4]
+    field = n["a"]  # stride 5, item size 4
+    misaligned = np.frombuffer(bytearray(8 * 5 + 1), dtype="<f8", offset=1, count=5)
+    misaligned.flags.writeable = True
+    pil = tb.ndarray(list(range(12)), shape=[3, 4], format="i", flags=tb.ND_PIL)
+    for src, want in [(field, [1, 2, 3, 4]), (misaligned, [0.0] * 5), (pil, [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]])]:
+        with pytest.raises(ValueError):
+            mv.from_buffer(src)  # the default never copies
+        before = memoryview(src).tobytes()
+        for copy in (None, True):
+            a = mv.from_buffer(src, copy=copy)
+            assert a.tolist() == want and a.c_contiguous and not a.readonly
+            a.fill(7)  # a copy: the source is untouched
+            assert memoryview(src).tobytes() == before
+    ro = mv.from_buffer(pil, copy=True, writable=False)
+    assert ro.readonly and ro.tolist() == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
+
+
+def test_copy_true_always_copies_and_none_views_when_it_can():
+    np = _np()
+    n = np.arange(6.0)
+    viewed = mv.from_buffer(n, copy=None)
+    copied = mv.from_buffer(n, copy=True)
+    n[0] = 42
+    assert viewed[0] == 42 and copied[0] == 0
+    assert copied.base is None
+    with pytest.raises(TypeError, match="copy"):
+        mv.from_buffer(n, copy="yes")
+    with pytest.raises(TypeError):
+        mv.from_buffer(object(), copy=None)

@@ -149,12 +149,19 @@ def arange(start, stop=None, step=1, *, dtype=None, device="cpu", stream=None) -
     return a
 
 
-def from_buffer(obj, *, writable=None) -> Array:
+def from_buffer(obj, *, writable=None, copy=False) -> Array:
     """An array over obj's memory, without copying; obj is kept alive while it is used.
 
     obj is any PEP 3118 exporter. writable=None takes the source's own read-only
     flag, False makes the array read-only, True requires a writable source
     (BufferError otherwise).
+
+    Only the span the view reaches is kept. Layouts memview cannot view exactly —
+    strides that are not multiples of the item size, data misaligned for the
+    dtype, suboffsets (PIL-style arrays) — are refused (ValueError, BufferError)
+    unless a copy is asked for: copy=None copies only then, copy=True always
+    copies (into new Go-owned memory, C order, writable unless writable=False).
+    The default, False, never copies.
     """
     if writable is None:
         flag = -1
@@ -162,7 +169,34 @@ def from_buffer(obj, *, writable=None) -> Array:
         flag = int(writable)
     else:
         raise TypeError("memview.from_buffer: writable must be None, True or False")
-    return _core.from_buffer(obj, flag)
+    if copy is False:
+        return _core.from_buffer(obj, flag)
+    if copy is None:
+        try:
+            return _core.from_buffer(obj, flag)
+        except (ValueError, BufferError):
+            pass  # a layout memview cannot view: copy it (TypeError if obj has no buffer)
+    elif copy is not True:
+        raise TypeError("memview.from_buffer: copy must be False, None or True")
+    return _copy_of(obj, writable)
+
+
+def _copy_of(obj, writable) -> Array:
+    """A Go-owned C-ordered copy of any exporter's elements (memoryview reads
+    strided and suboffset layouts)."""
+    with memoryview(obj) as m:
+        a = _core.empty(tuple(m.shape), m.format or "B", "C")
+        try:
+            if a.itemsize != m.itemsize:
+                raise ValueError(f"memview.from_buffer: format {m.format!r} has item size "
+                                 f"{a.itemsize} but the exporter says {m.itemsize}")
+            if m.nbytes:
+                with memoryview(a) as dst:
+                    dst.cast("B")[:] = m.tobytes()
+        except BaseException:
+            a.release()
+            raise
+    return a if writable is not False else _core.readonly_view(a)
 
 
 def from_cuda_array_interface(obj, *, sync=None) -> Array:
