@@ -243,8 +243,8 @@ func overlaps(a, b *memview.Array) bool {
 // Fill writes item (the bytes of one element) into every element of a, on any
 // device, enqueued on s (nil: the legacy default stream). Dense device arrays
 // are filled by the driver's memset (items of 1, 2 or 4 bytes, or all bytes
-// equal, in one call; wider items one 4-byte word at a time); others through
-// Copy from a broadcast host element.
+// equal, in one call; items of a multiple of 4 bytes one 4-byte word at a
+// time); others through Copy from a broadcast host element.
 func Fill(a *memview.Array, item []byte, s *Stream) error {
 	itemsize := a.DType().Itemsize()
 	if len(item) != itemsize {
@@ -267,7 +267,10 @@ func Fill(a *memview.Array, item []byte, s *Stream) error {
 	if a.Size() == 0 {
 		return nil
 	}
-	if !isDense(a.Shape(), a.Strides(), itemsize) {
+	uniform := bytes.Count(item, item[:1]) == itemsize
+	if !isDense(a.Shape(), a.Strides(), itemsize) || (!uniform && itemsize%4 != 0 && itemsize != 2) {
+		// Gaps, or an item the driver's memsets cannot repeat (a 3-byte record):
+		// copy from one host element, broadcast.
 		one, err := memview.Empty(nil, nil, a.DType(), 'C')
 		if err != nil {
 			return err
@@ -285,14 +288,14 @@ func Fill(a *memview.Array, item []byte, s *Stream) error {
 	lo, _ := a.Layout().Span()
 	base, n := addr(a)+uintptr(lo), a.Size()
 	switch {
-	case bytes.Count(item, item[:1]) == itemsize:
+	case uniform:
 		return drvMemset(ctx, 1, base, uint32(item[0]), n*itemsize, s.handle)
 	case itemsize == 2:
 		return drvMemset(ctx, 2, base, uint32(binary.NativeEndian.Uint16(item)), n, s.handle)
 	case itemsize == 4:
 		return drvMemset(ctx, 4, base, binary.NativeEndian.Uint32(item), n, s.handle)
 	}
-	// 8 or 16 bytes: each 4-byte word of the item down a column of pitch itemsize.
+	// A multiple of 4 bytes: each 4-byte word of the item down a column of pitch itemsize.
 	for w := 0; w < itemsize; w += 4 {
 		if err := drvMemset2D32(ctx, base+uintptr(w), itemsize, binary.NativeEndian.Uint32(item[w:]), n, s.handle); err != nil {
 			return err
