@@ -36,7 +36,7 @@ type goldenLayout struct {
 	ReadOnly bool   `json:"readonly"`
 	C        bool   `json:"c_contiguous"`
 	F        bool   `json:"f_contiguous"`
-	OK       []bool `json:"ok"`
+	OK       string `json:"ok"` // per request: '+' served, '-' refused
 }
 
 func loadRequestGolden(t *testing.T) *requestGolden {
@@ -51,6 +51,11 @@ func loadRequestGolden(t *testing.T) *requestGolden {
 	}
 	if len(g.Layouts) == 0 || len(g.Requests) == 0 {
 		t.Fatal("requests.json has no cases")
+	}
+	for _, l := range g.Layouts {
+		if len(l.OK) != len(g.Requests) || strings.Trim(l.OK, "+-") != "" {
+			t.Fatalf("layout %q: ok %q does not match %d requests", l.Name, l.OK, len(g.Requests))
+		}
 	}
 	return &g
 }
@@ -158,7 +163,7 @@ func TestExportRequestMatrix(t *testing.T) {
 			}
 			liar := &lyingExporter{arr: a}
 			for i, r := range g.Requests {
-				want := gl.OK[i]
+				want := gl.OK[i] == '+'
 				var wantErr error
 				if !want {
 					wantErr = ErrInvalid

@@ -8,7 +8,8 @@ test module (no NumPy needed):
 The source of truth is CPython's reference exporter, _testbuffer.ndarray
 (Modules/_testbuffer.c, ndarray_getbuf): for every layout below, built as a
 _testbuffer.ndarray of int32 items ('i', 4 bytes), and every request, the file
-records whether ndarray(base, getbuf=request) succeeds. Requests are the
+records whether ndarray(base, getbuf=request) succeeds: "ok" holds one
+character per request, '+' served, '-' refused (BufferError). Requests are the
 PEP 3118 bases SIMPLE, ND, STRIDES, INDIRECT, C/F/ANY_CONTIGUOUS and two
 contradictory pairs, each with and without WRITABLE and FORMAT; so FULL[_RO],
 RECORDS[_RO], STRIDED[_RO] and CONTIG[_RO] are all among them. The PyBUF_*
@@ -91,13 +92,13 @@ def main():
     layouts = []
     for name, items, shape, strides, offset, readonly in LAYOUTS:
         base = build(items, shape, strides, offset, readonly)
-        ok = []
+        ok = ""
         for r in reqs:
             try:
                 tb.ndarray(base, getbuf=r["flags"])
-                ok.append(True)
+                ok += "+"
             except BufferError:
-                ok.append(False)
+                ok += "-"
         layouts.append({
             "name": name, "items": items, "shape": shape, "strides": strides,
             "offset": offset, "readonly": readonly,
