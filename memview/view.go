@@ -54,9 +54,10 @@ func DTypeOf[T Element]() DType {
 // the array's strides (negative ones too), with no allocation and no copy.
 //
 // A View borrows its Array: it holds no reference of its own and is valid
-// while the Array is not released. At, Set and the iterators check (one
-// atomic load) that the memory has not gone back and panic if it has; Get
-// and Put also refuse a released Array. Copies of a View share everything.
+// while the Array is not released. At, Set and All check (one atomic load)
+// that the memory has not gone back and panic if it has; Get, Put and Apply
+// also refuse a released Array. A View is one pointer: copies share
+// everything, and the metadata never changes.
 //
 // Indexes are as for Go slices: one per axis, from 0 to the axis length
 // minus 1; negative indexes are out of range. At and Set panic on a bad
@@ -66,7 +67,13 @@ func DTypeOf[T Element]() DType {
 // Concurrent reads are safe; concurrent writes to the same element are a
 // data race, as for a slice.
 type View[T Element] struct {
+	c *viewCore
+}
+
+// viewCore is what a View knows, independent of T.
+type viewCore struct {
 	arr      *Array
+	buf      *Buffer
 	base     unsafe.Pointer // element 0
 	shape    []int
 	strides  []int // bytes
@@ -103,77 +110,93 @@ func NewView[T Element](a *Array) (View[T], error) {
 				z, align, l.Offset, l.Strides, ErrInvalid)
 		}
 	}
-	return View[T]{
+	return View[T]{&viewCore{
 		arr:      a,
+		buf:      a.buf,
 		base:     a.Pointer(),
 		shape:    append([]int{}, l.Shape...),
 		strides:  append([]int{}, l.Strides...),
 		readonly: a.readonly,
 		boolean:  a.dt == Bool,
-	}, nil
+	}}, nil
 }
 
-// Array returns the array v views.
-func (v View[T]) Array() *Array { return v.arr }
+// zeroCore stands in for the core of the zero View: no array, no dims.
+var zeroCore = &viewCore{}
+
+// core returns v's core, or zeroCore for the zero View.
+func (v View[T]) core() *viewCore {
+	if v.c == nil {
+		return zeroCore
+	}
+	return v.c
+}
+
+// Array returns the array v views (nil for the zero View).
+func (v View[T]) Array() *Array { return v.core().arr }
 
 // Shape returns a copy of the shape.
-func (v View[T]) Shape() []int { return append([]int{}, v.shape...) }
+func (v View[T]) Shape() []int { return append([]int{}, v.core().shape...) }
 
 // Strides returns a copy of the strides, in bytes.
-func (v View[T]) Strides() []int { return append([]int{}, v.strides...) }
+func (v View[T]) Strides() []int { return append([]int{}, v.core().strides...) }
 
 // NDim returns the number of dimensions.
-func (v View[T]) NDim() int { return len(v.shape) }
+func (v View[T]) NDim() int { return len(v.core().shape) }
 
 // Len returns the number of elements: the product of the shape (1 for a 0-d
 // view, 0 for the zero View).
 func (v View[T]) Len() int {
-	if v.arr == nil {
+	if v.c == nil {
 		return 0
 	}
 	n := 1
-	for _, d := range v.shape {
+	for _, d := range v.c.shape {
 		n *= d
 	}
 	return n
 }
 
 // ReadOnly reports whether Set and Put are refused.
-func (v View[T]) ReadOnly() bool { return v.readonly }
+func (v View[T]) ReadOnly() bool { return v.core().readonly }
 
 // At returns the element at idx (one index per axis; none for a 0-d view).
 // It panics on a bad index, a zero View or released memory.
 func (v View[T]) At(idx ...int) T {
-	return v.load(v.addr(idx))
+	p := v.c.addr(idx) // first: it panics for the zero View
+	return load[T](v.c, p)
 }
 
 // Set stores x in the element at idx. It panics as At does, and with an
 // error wrapping ErrReadOnly on a read-only view.
 func (v View[T]) Set(x T, idx ...int) {
-	if v.readonly {
-		panic(fmt.Errorf("memview: Set on a read-only View: %w", ErrReadOnly))
+	p := v.c.addr(idx) // first: it panics for the zero View
+	if v.c.readonly {
+		v.c.failReadOnly()
 	}
-	*(*T)(v.addr(idx)) = x
+	*(*T)(p) = x
 }
 
 // Get is At returning an error instead of panicking: ErrIndex for a bad
 // index, ErrReleased for a released array, ErrInvalid for the zero View.
 func (v View[T]) Get(idx ...int) (T, error) {
-	p, err := v.checkedAddr(idx)
+	c := v.core()
+	p, err := c.checkedAddr(idx)
 	if err != nil {
 		var z T
 		return z, err
 	}
-	return v.load(p), nil
+	return load[T](c, p), nil
 }
 
 // Put is Set returning an error instead of panicking: as Get, and
 // ErrReadOnly for a read-only view.
 func (v View[T]) Put(x T, idx ...int) error {
-	if v.readonly {
+	c := v.core()
+	if c.readonly {
 		return fmt.Errorf("memview: Put on a read-only View: %w", ErrReadOnly)
 	}
-	p, err := v.checkedAddr(idx)
+	p, err := c.checkedAddr(idx)
 	if err != nil {
 		return err
 	}
@@ -183,14 +206,32 @@ func (v View[T]) Put(x T, idx ...int) error {
 
 // All iterates over the elements in C order (last index fastest), whatever
 // the strides, yielding each index and value. The index slice is reused from
-// one element to the next: copy it to keep it, and do not modify it. It
-// panics as At does if the memory has been released.
+// one element to the next: copy it to keep it; changing it does not change
+// the iteration. It panics as At does if the memory has been released.
 func (v View[T]) All() iter.Seq2[[]int, T] {
 	return func(yield func([]int, T) bool) {
-		v.mustLive()
-		v.each(func(idx []int, p unsafe.Pointer) bool {
-			return yield(idx, v.load(p))
-		})
+		c := v.core()
+		c.mustLive()
+		var r rows
+		if !r.start(c) {
+			return
+		}
+		last := len(r.idx) - 1
+		for {
+			if last < 0 { // 0-d: one element
+				yield(r.idx, load[T](c, c.base))
+				return
+			}
+			for i := 0; i < r.n; i++ {
+				r.idx[last] = i
+				if !yield(r.idx, load[T](c, unsafe.Add(c.base, r.off+i*r.step))) {
+					return
+				}
+			}
+			if !r.next() {
+				return
+			}
+		}
 	}
 }
 
@@ -198,24 +239,29 @@ func (v View[T]) All() iter.Seq2[[]int, T] {
 // in place (the index slice is as in All). A read-only view wraps
 // ErrReadOnly, a released array ErrReleased, the zero View ErrInvalid.
 func (v View[T]) Apply(fn func(idx []int, x T) T) error {
-	if v.readonly {
+	c := v.core()
+	if c.readonly {
 		return fmt.Errorf("memview: Apply on a read-only View: %w", ErrReadOnly)
 	}
-	if err := v.live(); err != nil {
+	if err := c.live(); err != nil {
 		return err
 	}
-	v.each(func(idx []int, p unsafe.Pointer) bool {
-		*(*T)(p) = fn(idx, v.load(p))
-		return true
-	})
+	for idx, x := range v.All() {
+		// All's index names the element just read; its address is found
+		// again here rather than kept, at the cost of one multiply per axis.
+		*(*T)(c.addr(idx)) = fn(idx, x)
+	}
 	return nil
 }
 
 // load reads the element at p. A bool is read as its byte != 0, so that
 // memory from other producers holding bytes other than 0 and 1 gives valid
 // Go bools.
-func (v *View[T]) load(p unsafe.Pointer) T {
-	if v.boolean {
+func load[T Element](c *viewCore, p unsafe.Pointer) T {
+	var z T
+	// The size test is a constant for each shape of T, so only the
+	// one-byte instantiations test the flag.
+	if unsafe.Sizeof(z) == 1 && c.boolean {
 		b := *(*uint8)(p) != 0
 		return *(*T)(unsafe.Pointer(&b))
 	}
@@ -223,116 +269,136 @@ func (v *View[T]) load(p unsafe.Pointer) T {
 }
 
 // addr returns the address of the element at idx, panicking on a bad index,
-// a zero View or released memory. It does not keep idx, so callers'
-// variadic slices stay on their stacks.
-func (v *View[T]) addr(idx []int) unsafe.Pointer {
-	if len(idx) != len(v.shape) || v.arr == nil {
-		panic(v.ndimError(len(idx)))
+// a zero View or released memory. It is small enough to be inlined, and
+// does not keep idx, so callers' variadic slices stay on their stacks.
+func (c *viewCore) addr(idx []int) unsafe.Pointer {
+	if c == nil || len(idx) != len(c.shape) || c.buf == nil || c.buf.released.Load() {
+		c.fail(idx)
 	}
 	off := 0
 	for k, i := range idx {
-		if n := v.shape[k]; uint(i) >= uint(n) {
-			panic(indexError(i, k, n))
+		if uint(i) >= uint(c.shape[k]) {
+			c.fail(idx)
 		}
-		off += i * v.strides[k]
+		off += i * c.strides[k]
 	}
-	v.mustLive()
-	return unsafe.Add(v.base, off)
+	return unsafe.Add(c.base, off)
+}
+
+// fail panics with what is wrong with idx or with the memory.
+//
+//go:noinline
+func (c *viewCore) fail(idx []int) {
+	if c == nil {
+		c = zeroCore
+	}
+	if err := c.indexError(idx); err != nil {
+		panic(err)
+	}
+	panic(c.liveError())
+}
+
+// failReadOnly panics with an error wrapping ErrReadOnly.
+//
+//go:noinline
+func (c *viewCore) failReadOnly() {
+	panic(fmt.Errorf("memview: Set on a read-only View: %w", ErrReadOnly))
 }
 
 // checkedAddr is addr returning errors instead of panicking.
-func (v *View[T]) checkedAddr(idx []int) (unsafe.Pointer, error) {
-	if len(idx) != len(v.shape) || v.arr == nil {
-		return nil, v.ndimError(len(idx))
+func (c *viewCore) checkedAddr(idx []int) (unsafe.Pointer, error) {
+	if err := c.indexError(idx); err != nil {
+		return nil, err
+	}
+	if err := c.live(); err != nil {
+		return nil, err
 	}
 	off := 0
 	for k, i := range idx {
-		if n := v.shape[k]; uint(i) >= uint(n) {
-			return nil, indexError(i, k, n)
-		}
-		off += i * v.strides[k]
+		off += i * c.strides[k]
 	}
-	if err := v.live(); err != nil {
-		return nil, err
-	}
-	return unsafe.Add(v.base, off), nil
+	return unsafe.Add(c.base, off), nil
 }
 
-// ndimError describes a wrong number of indexes (or the zero View).
-func (v *View[T]) ndimError(n int) error {
-	if v.arr == nil {
+// indexError describes what is wrong with idx, or returns nil. It does not
+// keep idx.
+func (c *viewCore) indexError(idx []int) error {
+	if c.arr == nil {
 		return fmt.Errorf("memview: use of the zero View (make one with NewView): %w", ErrInvalid)
 	}
-	return fmt.Errorf("memview: %d indices for a View of %d dimensions (one per axis needed): %w", n, len(v.shape), ErrIndex)
+	if len(idx) != len(c.shape) {
+		return fmt.Errorf("memview: %d indices for a View of %d dimensions (one per axis needed): %w", len(idx), len(c.shape), ErrIndex)
+	}
+	for k, i := range idx {
+		if n := c.shape[k]; uint(i) >= uint(n) {
+			return errorExact(ErrIndex, "memview: index %d is out of range for axis %d with size %d", i, k, n)
+		}
+	}
+	return nil
 }
 
-// indexError describes index i out of range for axis k of length n.
-func indexError(i, k, n int) error {
-	return errorExact(ErrIndex, "memview: index %d is out of range for axis %d with size %d", i, k, n)
-}
-
-// mustLive panics if the memory has gone back (or v is the zero View).
-func (v *View[T]) mustLive() {
-	if v.arr == nil || v.arr.buf.Released() {
-		panic(v.liveError())
+// mustLive panics if the memory has gone back (or c is the zero View's).
+func (c *viewCore) mustLive() {
+	if c.buf == nil || c.buf.released.Load() {
+		panic(c.liveError())
 	}
 }
 
-// live returns an error if v's array is released (or v is the zero View).
-func (v *View[T]) live() error {
-	if v.arr == nil || v.arr.Released() {
-		return v.liveError()
+// live returns an error if c's array is released (or c is the zero
+// View's).
+func (c *viewCore) live() error {
+	if c.arr == nil || c.arr.Released() {
+		return c.liveError()
 	}
 	return nil
 }
 
 // liveError describes a View whose array is gone.
-func (v *View[T]) liveError() error {
-	if v.arr == nil {
+func (c *viewCore) liveError() error {
+	if c.arr == nil {
 		return fmt.Errorf("memview: use of the zero View (make one with NewView): %w", ErrInvalid)
 	}
 	return fmt.Errorf("memview: use of a View of a released array: %w", ErrReleased)
 }
 
-// each calls fn with the index and address of every element in C order,
-// until fn returns false. The index passed is fn's to read until it returns;
-// the loop counts in its own.
-func (v *View[T]) each(fn func(idx []int, p unsafe.Pointer) bool) {
-	nd := len(v.shape)
-	for _, n := range v.shape {
+// rows walks the rows (runs along the last axis) of a view in C order. idx
+// is the index handed to callers; the walk counts in ctr, so callers may
+// scribble on idx.
+type rows struct {
+	c       *viewCore
+	idx     []int
+	ctr     []int
+	off     int // byte offset of the current row's first element
+	n, step int // elements per row and their stride
+}
+
+// start prepares the first row; false for an empty view.
+func (r *rows) start(c *viewCore) bool {
+	for _, n := range c.shape {
 		if n == 0 {
-			return
+			return false
 		}
 	}
-	idx := make([]int, nd)
-	if nd == 0 {
-		fn(idx, v.base)
-		return
+	nd := len(c.shape)
+	r.c, r.idx, r.ctr, r.off = c, make([]int, nd), make([]int, nd), 0
+	if nd > 0 {
+		r.n, r.step = c.shape[nd-1], c.strides[nd-1]
 	}
-	ctr := make([]int, nd)
-	last := nd - 1
-	n, s := v.shape[last], v.strides[last]
-	off := 0 // of ctr's row start
-	for {
-		copy(idx, ctr)
-		for i := 0; i < n; i++ {
-			idx[last] = i
-			if !fn(idx, unsafe.Add(v.base, off+i*s)) {
-				return
-			}
+	return true
+}
+
+// next moves to the next row; false after the last.
+func (r *rows) next() bool {
+	c := r.c
+	for k := len(r.ctr) - 2; k >= 0; k-- {
+		r.ctr[k]++
+		r.off += c.strides[k]
+		if r.ctr[k] < c.shape[k] {
+			copy(r.idx, r.ctr)
+			return true
 		}
-		k := last - 1
-		for ; k >= 0; k-- {
-			ctr[k]++
-			off += v.strides[k]
-			if ctr[k] < v.shape[k] {
-				break
-			}
-			off -= v.strides[k] * v.shape[k]
-			ctr[k] = 0
-		}
-		if k < 0 {
-			return
-		}
+		r.off -= c.strides[k] * c.shape[k]
+		r.ctr[k] = 0
 	}
+	return false
 }
