@@ -246,12 +246,25 @@ func (v View[T]) Apply(fn func(idx []int, x T) T) error {
 	if err := c.live(); err != nil {
 		return err
 	}
-	for idx, x := range v.All() {
-		// All's index names the element just read; its address is found
-		// again here rather than kept, at the cost of one multiply per axis.
-		*(*T)(c.addr(idx)) = fn(idx, x)
+	var r rows
+	if !r.start(c) {
+		return nil
 	}
-	return nil
+	last := len(r.idx) - 1
+	if last < 0 { // 0-d: one element
+		*(*T)(c.base) = fn(r.idx, load[T](c, c.base))
+		return nil
+	}
+	for {
+		for i := 0; i < r.n; i++ {
+			r.idx[last] = i
+			p := unsafe.Add(c.base, r.off+i*r.step)
+			*(*T)(p) = fn(r.idx, load[T](c, p))
+		}
+		if !r.next() {
+			return nil
+		}
+	}
 }
 
 // load reads the element at p. A bool is read as its byte != 0, so that

@@ -448,6 +448,22 @@ func TestViewAllEdges(t *testing.T) {
 	if !slices.Equal(got, []int32{0, 1, 2, 3, 4, 5}) {
 		t.Fatalf("All with a break and a scribbled index: %v", got)
 	}
+	// Apply writes where the walk is, whatever fn does to the index.
+	err = v.Apply(func(idx []int, x int32) int32 {
+		idx[0] = 0
+		return x + 100
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := values(t, a); !slices.Equal(got, floats(100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111)) {
+		t.Fatalf("Apply with a scribbled index: %v", got)
+	}
+	for i, idx := range indices(a.Shape()) {
+		if err := a.SetFloat64(float64(i), idx...); err != nil {
+			t.Fatal(err)
+		}
+	}
 	zero := must(t)(a.Index(Int(1), Int(2)))
 	z, err := NewView[int32](zero)
 	if err != nil {
@@ -461,7 +477,10 @@ func TestViewAllEdges(t *testing.T) {
 		n++
 	}
 	z.Set(-6)
-	if n != 1 || z.Len() != 1 || z.At() != -6 {
+	if err := z.Apply(func(idx []int, x int32) int32 { return x * 2 }); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 || z.Len() != 1 || z.At() != -12 {
 		t.Fatalf("0-d view: %d elements, Len %d, At %d", n, z.Len(), z.At())
 	}
 }
