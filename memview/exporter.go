@@ -209,7 +209,7 @@ func Export(e Exporter, req Request) (*Array, error) {
 		if !wrapsSentinel(err) {
 			return nil, fmt.Errorf("memview: export of %T for %v: %w: %w", e, req, err, ErrInvalid)
 		}
-		return nil, fmt.Errorf("memview: export of %T for %v: %w", e, req, err)
+		return nil, fmt.Errorf("memview: export of %T: %w", e, err)
 	}
 	if src == nil {
 		return nil, fmt.Errorf("memview: export of %T for %v: View returned neither an array nor an error: %w", e, req, ErrInvalid)
