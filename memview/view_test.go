@@ -327,7 +327,7 @@ func checkView[T Element](t *testing.T) {
 		// untouched.
 		for name, a := range viewLayouts(t, base) {
 			v, _ := NewView[T](a)
-			before := items(t, base)
+			before := decodedItems(t, base)
 			reached := map[uintptr]bool{}
 			k := 100
 			for idx := range v.All() {
@@ -373,8 +373,8 @@ func checkView[T Element](t *testing.T) {
 	})
 }
 
-// items decodes every element of a in C order.
-func items(t *testing.T, a *Array) []any {
+// decodedItems decodes every element of a in C order.
+func decodedItems(t *testing.T, a *Array) []any {
 	t.Helper()
 	var out []any
 	for _, idx := range indices(a.Shape()) {
