@@ -17,6 +17,8 @@ import (
 // kindOf maps a memview error to the Python exception C raises for it.
 func kindOf(err error) C.int {
 	switch {
+	case errors.Is(err, errBuffer):
+		return C.MV_BUFFER_ERROR
 	case errors.Is(err, memview.ErrType):
 		return C.MV_TYPE_ERROR
 	case errors.Is(err, memview.ErrIndex):

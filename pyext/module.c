@@ -514,6 +514,64 @@ core_pool_info(PyObject *mod, PyObject *unused)
     return Py_BuildValue("(ss)", backend, warning);
 }
 
+/* ---- Go exporters (memview.Exporter values registered in pyext) ---- */
+
+/* from_exporter(id, writable) -> Array over the memory a Go exporter lends */
+static PyObject *
+core_from_exporter(PyObject *mod, PyObject *args)
+{
+    unsigned long long id;
+    int writable; /* -1 as lent, 0 read-only, 1 writable required */
+    if (!PyArg_ParseTuple(args, "Ki", &id, &writable))
+        return NULL;
+    mv_meta m;
+    mv_err e;
+    int rc = mvgo_from_exporter(id, writable, &m, &e);
+    return finish(rc, &m, &e, NULL);
+}
+
+/* drop_exporter(id): forget a registered exporter (lent views stay valid) */
+static PyObject *
+core_drop_exporter(PyObject *mod, PyObject *args)
+{
+    unsigned long long id;
+    if (!PyArg_ParseTuple(args, "K", &id))
+        return NULL;
+    mv_err e;
+    if (mvgo_drop_exporter(id, &e) != 0)
+        return mv_raise(&e);
+    Py_RETURN_NONE;
+}
+
+/* example_image(width, height) -> id of a new Go RGBImage (pyext/example_image.go) */
+static PyObject *
+core_example_image(PyObject *mod, PyObject *args)
+{
+    long long w, h;
+    if (!PyArg_ParseTuple(args, "LL", &w, &h))
+        return NULL;
+    uint64_t id = 0;
+    mv_err e;
+    if (mvgo_example_image(w, h, &id, &e) != 0)
+        return mv_raise(&e);
+    return PyLong_FromUnsignedLongLong(id);
+}
+
+/* example_image_call(id, op, x, y, r, g, b): 0 invert, 1 set pixel, 2 close */
+static PyObject *
+core_example_image_call(PyObject *mod, PyObject *args)
+{
+    unsigned long long id;
+    int op, r = 0, g = 0, b = 0;
+    long long x = 0, y = 0;
+    if (!PyArg_ParseTuple(args, "Ki|LLiii", &id, &op, &x, &y, &r, &g, &b))
+        return NULL;
+    mv_err e;
+    if (mvgo_example_image_call(id, op, x, y, r, g, b, &e) != 0)
+        return mv_raise(&e);
+    Py_RETURN_NONE;
+}
+
 /* ---- CUDA streams and pools ---- */
 
 /* cuda_stream_create(device: int, non_blocking: bool) -> handle */
@@ -598,6 +656,10 @@ static PyMethodDef core_methods[] = {
     {"copy", core_copy, METH_VARARGS, "copy(a, order, device='', stream=0) -> new array"},
     {"copyto", core_copyto, METH_VARARGS, "copyto(dst, src, stream=0): strided copy with broadcasting"},
     {"fill", core_fill, METH_VARARGS, "fill(a, item_bytes, stream=0)"},
+    {"from_exporter", core_from_exporter, METH_VARARGS, "from_exporter(id, writable) -> array lent by a Go exporter"},
+    {"drop_exporter", core_drop_exporter, METH_VARARGS, "drop_exporter(id)"},
+    {"example_image", core_example_image, METH_VARARGS, "example_image(width, height) -> id"},
+    {"example_image_call", core_example_image_call, METH_VARARGS, "example_image_call(id, op, ...)"},
     {"cuda_stream_create", core_cuda_stream_create, METH_VARARGS, "cuda_stream_create(device, non_blocking) -> handle"},
     {"cuda_stream_destroy", core_cuda_stream_destroy, METH_VARARGS, "cuda_stream_destroy(handle)"},
     {"cuda_stream_sync", core_cuda_stream_sync, METH_VARARGS, "cuda_stream_sync(device, handle, query) -> done"},

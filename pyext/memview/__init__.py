@@ -23,12 +23,13 @@ from . import pyext as _pyext
 
 _pyext.Install()  # creates memview._core (C array type + Go bridge) once
 
-from . import _cai, _core, _dtypes, cuda  # noqa: E402
+from . import _cai, _core, _dtypes, cuda, examples  # noqa: E402
 from ._array import Array  # noqa: E402
 from ._gpumemoryview import gpumemoryview  # noqa: E402
 
 __all__ = [
     "Array", "Pool", "empty", "zeros", "full", "arange", "from_buffer", "from_cuda_array_interface",
+    "from_exporter", "examples",
     "asarray", "gpumemoryview", "cuda",
     "default_pool", "live_handles", "scale_in_go", "sum_in_go", "DTYPES", "__version__",
 ]
@@ -197,6 +198,22 @@ def _copy_of(obj, writable) -> Array:
             a.release()
             raise
     return a if writable is not False else _core.readonly_view(a)
+
+
+def from_exporter(exporter_id: int, *, writable=None) -> Array:
+    """An array over memory a Go value lends through the memview.Exporter interface
+    (registered in Go; see memview.examples.RGBImage), without a copy. The Go
+    exporter's ReleaseView runs when this array, its views and its buffer exports
+    are all gone. writable=None takes the lent memory's own read-only flag, False
+    gives a read-only array, True requires writable memory (BufferError if the
+    exporter cannot serve that)."""
+    if writable is None:
+        flag = -1
+    elif writable is True or writable is False:
+        flag = int(writable)
+    else:
+        raise TypeError("memview.from_exporter: writable must be None, True or False")
+    return _core.from_exporter(exporter_id, flag)
 
 
 def from_cuda_array_interface(obj, *, sync=None) -> Array:
