@@ -11,10 +11,18 @@
 //   - Buffer is a span of bytes with a reference count (Go owners) and an
 //     export count (outside consumers); WrapExternal adopts foreign memory.
 //   - DType names the element type, with NumPy names, typestrs and PEP 3118
-//     formats.
+//     formats: the basic numeric types, or any item a format describes
+//     (byte-swapped numbers, records, strings, sub-arrays). ParseFormat reads
+//     the full struct grammar of PEP 3118 into an ItemDesc (fields with code,
+//     byte order, offset, size, repeat), which packs and unpacks one item.
 //   - Layout is shape, strides and offset, validated once against the buffer.
 //   - Array is a DType and a Layout over a Buffer, with NumPy basic indexing,
-//     Transpose, Reshape, Copy, CopyInto and element access.
+//     Transpose, Reshape, BroadcastTo, Copy, CopyInto and element access
+//     (Float64, Item, SetItem).
+//   - Exporter is the producer side, after Ruby's MemoryView: any Go type
+//     that owns memory lends views of it (View, ReleaseView, Available) for a
+//     Request; Export is the consumer entry. View[T] is the typed consumer
+//     side: At, Set and iteration over any strided array of T.
 //
 // # Memory rules
 //
