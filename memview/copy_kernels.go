@@ -1,0 +1,178 @@
+package memview
+
+import (
+	"runtime"
+	"unsafe"
+)
+
+// The inner loops of copies and fills. Each kernel moves whole items through
+// typed loads and stores of the item's size (1, 2, 4, 8 or 16 bytes), so the
+// compiler emits one load and one store per item; runs contiguous in both
+// operands go to the runtime's memmove. Offsets are int arithmetic; a
+// pointer is formed only for an item that exists (see iter.go).
+
+// unalignedOK reports whether typed loads and stores may be unaligned on this
+// architecture. Elsewhere, kernels for unaligned operands copy bytes.
+const unalignedOK = runtime.GOARCH == "amd64" || runtime.GOARCH == "386" ||
+	runtime.GOARCH == "arm64" || runtime.GOARCH == "ppc64le" || runtime.GOARCH == "ppc64" ||
+	runtime.GOARCH == "s390x" || runtime.GOARCH == "wasm"
+
+// word is the set of types kernels move items as.
+type word interface {
+	uint8 | uint16 | uint32 | uint64 | [2]uint64
+}
+
+// kernels are the loops for one item size.
+type kernels struct {
+	// run copies n items: item i from s+i*ss to d+i*ds. ss may be 0 (a fill).
+	run func(d, s unsafe.Pointer, n, ds, ss int)
+	// tile copies the 2-D block a×b (a outer) in square tiles, so that both
+	// operands are read and written a few cache lines at a time.
+	tile func(d, s unsafe.Pointer, a, b axis)
+}
+
+var (
+	kernels1  = kernels{runOf[uint8], tileOf[uint8]}
+	kernels2  = kernels{runOf[uint16], tileOf[uint16]}
+	kernels4  = kernels{runOf[uint32], tileOf[uint32]}
+	kernels8  = kernels{runOf[uint64], tileOf[uint64]}
+	kernels16 = kernels{runOf[[2]uint64], tileOf[[2]uint64]}
+)
+
+// kernelsFor returns the kernels for itemsize-byte items at d and s with the
+// given strides.
+func kernelsFor(itemsize int, d, s unsafe.Pointer, axes []axis) kernels {
+	if !unalignedOK {
+		align := uintptr(min(itemsize, 8))
+		bits := uintptr(d) | uintptr(s)
+		for _, a := range axes {
+			bits |= uintptr(a.d) | uintptr(a.s)
+		}
+		if bits&(align-1) != 0 {
+			return bytesKernels(itemsize)
+		}
+	}
+	switch itemsize {
+	case 1:
+		return kernels1
+	case 2:
+		return kernels2
+	case 4:
+		return kernels4
+	case 8:
+		return kernels8
+	case 16:
+		return kernels16
+	}
+	return bytesKernels(itemsize)
+}
+
+// bytesKernels copies items of any size with copy, item by item.
+func bytesKernels(itemsize int) kernels {
+	run := func(d, s unsafe.Pointer, n, ds, ss int) {
+		if ds == itemsize && ss == itemsize {
+			memmove(d, s, n*itemsize)
+			return
+		}
+		do, so := 0, 0
+		for range n {
+			copy(unsafe.Slice((*byte)(unsafe.Add(d, do)), itemsize), unsafe.Slice((*byte)(unsafe.Add(s, so)), itemsize))
+			do += ds
+			so += ss
+		}
+	}
+	tile := func(d, s unsafe.Pointer, a, b axis) {
+		for i := range a.n {
+			run(unsafe.Add(d, i*a.d), unsafe.Add(s, i*a.s), b.n, b.d, b.s)
+		}
+	}
+	return kernels{run, tile}
+}
+
+// memmove copies n bytes from s to d (the regions may overlap).
+func memmove(d, s unsafe.Pointer, n int) {
+	copy(unsafe.Slice((*byte)(d), n), unsafe.Slice((*byte)(s), n))
+}
+
+// runOf copies n items of type T: item i from s+i*ss to d+i*ds.
+func runOf[T word](d, s unsafe.Pointer, n, ds, ss int) {
+	size := int(unsafe.Sizeof(*(*T)(nil)))
+	switch {
+	case ds == size && ss == size:
+		memmove(d, s, n*size)
+	case ss == 0:
+		fillOf(d, *(*T)(s), n, ds)
+	case ds == size:
+		dd := unsafe.Slice((*T)(d), n)
+		so := 0
+		for i := range dd {
+			dd[i] = *(*T)(unsafe.Add(s, so))
+			so += ss
+		}
+	default:
+		do, so := 0, 0
+		for range n {
+			*(*T)(unsafe.Add(d, do)) = *(*T)(unsafe.Add(s, so))
+			do += ds
+			so += ss
+		}
+	}
+}
+
+// fillChunk is the size of the block a long contiguous fill writes with
+// stores before copying it forward: at 1 MiB and above the runtime's memmove
+// uses non-temporal stores, which do not read the destination first. (A
+// variable so that tests can take this path with small arrays.)
+var fillChunk = 1 << 20
+
+// fillOf stores v into n items at d, ds bytes apart.
+func fillOf[T word](d unsafe.Pointer, v T, n, ds int) {
+	size := int(unsafe.Sizeof(v))
+	if ds != size {
+		do := 0
+		for range n {
+			*(*T)(unsafe.Add(d, do)) = v
+			do += ds
+		}
+		return
+	}
+	first := n
+	if n*size >= 2*fillChunk {
+		first = fillChunk / size
+	}
+	dd := unsafe.Slice((*T)(d), n)
+	for i := range dd[:first] {
+		dd[i] = v
+	}
+	// Copy the filled block forward; it stays in cache.
+	b := unsafe.Slice((*byte)(d), n*size)
+	block := b[:first*size]
+	for off := len(block); off < len(b); off += len(block) {
+		copy(b[off:], block)
+	}
+}
+
+// tileEdge is the side of a tile in bytes of items: a tile of
+// (tileEdge/itemsize)² items keeps both operands' lines in the L1 cache.
+const tileEdge = 256
+
+// tileOf copies the 2-D block a×b of items of type T (b is the dst-fast
+// axis, a the src-fast one) tile by tile.
+func tileOf[T word](d, s unsafe.Pointer, a, b axis) {
+	size := int(unsafe.Sizeof(*(*T)(nil)))
+	t := max(tileEdge/size, 8)
+	for i0 := 0; i0 < a.n; i0 += t {
+		i1 := min(i0+t, a.n)
+		for j0 := 0; j0 < b.n; j0 += t {
+			j1 := min(j0+t, b.n)
+			for i := i0; i < i1; i++ {
+				do, so := i*a.d+j0*b.d, i*a.s+j0*b.s
+				for range j1 - j0 {
+					*(*T)(unsafe.Add(d, do)) = *(*T)(unsafe.Add(s, so))
+					do += b.d
+					so += b.s
+				}
+			}
+		}
+	}
+}
