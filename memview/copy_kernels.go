@@ -2,6 +2,7 @@ package memview
 
 import (
 	"runtime"
+	"sync"
 	"unsafe"
 )
 
@@ -152,26 +153,43 @@ func fillOf[T word](d unsafe.Pointer, v T, n, ds int) {
 	}
 }
 
-// tileEdge is the side of a tile in bytes of items: a tile of
-// (tileEdge/itemsize)² items keeps both operands' lines in the L1 cache.
-const tileEdge = 256
+// A tiled copy goes through a staging block of tileRows×tileRowBytes bytes:
+// tileRows runs of the src-fast axis are read into it, each a few whole
+// cache lines of src read in order, then the dst-fast runs are written from
+// it. The block stays in the L2 cache, and its row pitch is padded so that
+// its columns do not all fall into one cache set, which the power-of-two
+// strides of the operands themselves would do.
+const (
+	tileRowBytes = 1024
+	tileRows     = 256
+)
 
-// tileOf copies the 2-D block a×b of items of type T (b is the dst-fast
-// axis, a the src-fast one) tile by tile.
+// tileBufs holds staging blocks for tiled copies.
+var tileBufs = sync.Pool{New: func() any {
+	b := make([]byte, tileRows*(tileRowBytes+16))
+	return &b
+}}
+
+// tileOf copies the 2-D block a×b of items of type T (a is the src-fast
+// axis, b the dst-fast one, the run) through a staging block.
 func tileOf[T word](d, s unsafe.Pointer, a, b axis) {
 	size := int(unsafe.Sizeof(*(*T)(nil)))
-	t := max(tileEdge/size, 8)
-	for i0 := 0; i0 < a.n; i0 += t {
-		i1 := min(i0+t, a.n)
-		for j0 := 0; j0 < b.n; j0 += t {
-			j1 := min(j0+t, b.n)
-			for i := i0; i < i1; i++ {
-				do, so := i*a.d+j0*b.d, i*a.s+j0*b.s
-				for range j1 - j0 {
-					*(*T)(unsafe.Add(d, do)) = *(*T)(unsafe.Add(s, so))
-					do += b.d
-					so += b.s
-				}
+	ta, tb := max(tileRowBytes/size, 1), tileRows // items along a, b
+	pitch := ta*size + size                      // bytes between staged runs
+	bp := tileBufs.Get().(*[]byte)
+	defer tileBufs.Put(bp)
+	buf := unsafe.Pointer(unsafe.SliceData(*bp))
+	for i0 := 0; i0 < a.n; i0 += ta {
+		na := min(ta, a.n-i0)
+		for j0 := 0; j0 < b.n; j0 += tb {
+			nb := min(tb, b.n-j0)
+			// Staged run j holds src items (i0..i0+na, j0+j).
+			for j := range nb {
+				runOf[T](unsafe.Add(buf, j*pitch), unsafe.Add(s, i0*a.s+(j0+j)*b.s), na, size, a.s)
+			}
+			// dst run i is column i of the staged runs.
+			for i := range na {
+				runOf[T](unsafe.Add(d, (i0+i)*a.d+j0*b.d), unsafe.Add(buf, i*size), nb, b.d, pitch)
 			}
 		}
 	}

@@ -590,3 +590,39 @@ func TestCopyStridedOddItems(t *testing.T) {
 		}
 	}
 }
+
+// TestTiledCopiesRandom copies random transposed, reversed and stepped
+// layouts large enough to be copied through staging tiles, with blocks cut
+// at the edges, for every item size.
+func TestTiledCopiesRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	p := newTestPool(t)
+	for i := range 40 {
+		dt := []DType{Uint8, Int16, Float32, Float64, Complex128}[i%5]
+		shape := []int{20 + rng.IntN(300), 20 + rng.IntN(300)}
+		if rng.IntN(3) == 0 {
+			shape = append([]int{1 + rng.IntN(3)}, shape...)
+		}
+		dst := stridedArray(t, p, rng, dt, shape, randomStrides(rng, shape, dt.Itemsize()), 3)
+		// src: the fastest axis of dst is the slowest of src.
+		sStrides := make([]int, len(shape))
+		sd := dt.Itemsize()
+		order := rng.Perm(len(shape))
+		slices.SortFunc(order, func(a, b int) int { return compareU(absU(dst.Strides()[a]), absU(dst.Strides()[b])) })
+		slices.Reverse(order)
+		for _, k := range order {
+			step := 1 + rng.IntN(2)
+			sStrides[k] = sd * step
+			if rng.IntN(2) == 0 {
+				sStrides[k] = -sStrides[k]
+			}
+			sd *= shape[k] * step
+		}
+		src := stridedArray(t, p, rng, dt, shape, sStrides, 3)
+		want := expectAssign(dst, items(t, src))
+		if err := CopyInto(dst, src); err != nil {
+			t.Fatal(err)
+		}
+		checkBuffer(t, fmt.Sprintf("%d: %v into %v", i, src, dst), dst, want)
+	}
+}
