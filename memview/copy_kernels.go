@@ -175,7 +175,7 @@ var tileBufs = sync.Pool{New: func() any {
 func tileOf[T word](d, s unsafe.Pointer, a, b axis) {
 	size := int(unsafe.Sizeof(*(*T)(nil)))
 	ta, tb := max(tileRowBytes/size, 1), tileRows // items along a, b
-	pitch := ta*size + size                      // bytes between staged runs
+	pitch := ta*size + size                       // bytes between staged runs
 	bp := tileBufs.Get().(*[]byte)
 	defer tileBufs.Put(bp)
 	buf := unsafe.Pointer(unsafe.SliceData(*bp))
