@@ -142,3 +142,13 @@ func benchEmpty(b *testing.B, n int) {
 
 func BenchmarkEmpty4KiB(b *testing.B)   { benchEmpty(b, 4<<10) }
 func BenchmarkEmpty256MiB(b *testing.B) { benchEmpty(b, 256<<20) }
+
+// BenchmarkCopyIntoSmall times the fixed cost of a copy: 16 float64, from a
+// transposed view.
+func BenchmarkCopyIntoSmall(b *testing.B) {
+	p := NewPool(&HostAllocator{})
+	dst := benchArray(b, p, 4, 4)
+	src := benchView(b)(benchArray(b, p, 4, 4).Transpose())
+	b.ReportAllocs()
+	benchCopy(b, dst, src)
+}
