@@ -27,8 +27,9 @@ type word interface {
 type kernels struct {
 	// run copies n items: item i from s+i*ss to d+i*ds. ss may be 0 (a fill).
 	run func(d, s unsafe.Pointer, n, ds, ss int)
-	// tile copies the 2-D block a×b (a outer) in square tiles, so that both
-	// operands are read and written a few cache lines at a time.
+	// tile copies the 2-D block a×b, where a is the src-fast axis and b the
+	// dst-fast one, so that both operands are read and written in runs of
+	// whole cache lines.
 	tile func(d, s unsafe.Pointer, a, b axis)
 }
 

@@ -29,9 +29,9 @@ var (
 
 // copyStrided copies the items of a strided src to a strided dst of the same
 // shape; src strides may be 0 (broadcasting, or a fill from one item). dst
-// and src must not overlap, except for a copy that is one contiguous run in
-// both (copy's memmove). A dst that overlaps itself gets one of the values
-// written to it.
+// and src must not overlap (assign handles views that do). A dst that
+// overlaps itself gets one of the values written to it (such a copy is not
+// split over goroutines).
 func copyStrided(dst unsafe.Pointer, dstStrides []int, src unsafe.Pointer, srcStrides []int, shape []int, itemsize int) {
 	l, ok := newLoop(shape, dstStrides, srcStrides)
 	if !ok {
