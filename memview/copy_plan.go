@@ -43,13 +43,14 @@ func copyStrided(dst unsafe.Pointer, dstStrides []int, src unsafe.Pointer, srcSt
 	for _, a := range p.axes {
 		size *= a.n
 	}
-	nbytes := size * itemsize
-	workers := min(runtime.GOMAXPROCS(0), nbytes/parallelChunk)
-	if nbytes < parallelMinBytes || workers < 2 || !selfOverlapFree(p.axes, itemsize) {
-		p.exec(dst, src)
-		return
+	if nbytes := size * itemsize; nbytes >= parallelMinBytes {
+		workers := min(runtime.GOMAXPROCS(0), nbytes/parallelChunk)
+		if workers >= 2 && selfOverlapFree(p.axes, itemsize) {
+			p.parallel(dst, src, workers, itemsize)
+			return
+		}
 	}
-	p.parallel(dst, src, workers, itemsize)
+	p.exec(dst, src)
 }
 
 // planTiles moves the src-fast axis next to the run and sets tiled when the
@@ -104,8 +105,8 @@ func (p *copyPlan) parallel(dst, src unsafe.Pointer, workers, itemsize int) {
 	}
 	n := p.axes[j].n
 	workers = min(workers, n)
-	// Cut the run at multiples of a page of items, so no two workers write
-	// one cache line.
+	// Cut the run whole pages of items apart, so that workers writing a
+	// contiguous dst do not share its cache lines.
 	grain := 1
 	if j == len(p.axes)-1 && n >= workers*4096 {
 		grain = max(1, 4096/itemsize)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 )
@@ -624,5 +625,30 @@ func TestTiledCopiesRandom(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkBuffer(t, fmt.Sprintf("%d: %v into %v", i, src, dst), dst, want)
+	}
+}
+
+// TestParallelPanic checks that a panic in any part of a split copy reaches
+// the caller, and only after every part has finished.
+func TestParallelPanic(t *testing.T) {
+	for _, inWorker := range []bool{false, true} {
+		t.Run(fmt.Sprintf("in worker=%t", inWorker), func(t *testing.T) {
+			buf := make([]byte, 8000)
+			base := unsafe.Pointer(&buf[0])
+			var done atomic.Int32
+			run := func(d, s unsafe.Pointer, n, ds, ss int) {
+				defer done.Add(1)
+				if (d != base) == inWorker {
+					panic("boom")
+				}
+			}
+			p := copyPlan{loop: loop{axes: []axis{{n: 1000, d: 8, s: 8}}}, k: kernels{run: run}}
+			defer func() {
+				if r := recover(); r != "boom" || done.Load() != 3 {
+					t.Fatalf("recovered %v after %d of 3 parts", r, done.Load())
+				}
+			}()
+			p.parallel(base, base, 3, 8)
+		})
 	}
 }
