@@ -156,17 +156,6 @@ func tempLayout(shape, dst, src []int, itemsize int) (tShape, tStrides []int, nb
 	return tShape, tStrides, nbytes
 }
 
-// compareU is cmp.Compare for uint64.
-func compareU(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // spansIntersect reports whether the bytes reached by a copy over shape
 // from src (strides sStrides) to dst (strides dStrides) intersect.
 func spansIntersect(dst unsafe.Pointer, dStrides []int, src unsafe.Pointer, sStrides []int, shape []int, itemsize int) bool {
