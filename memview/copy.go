@@ -119,10 +119,29 @@ func assign(dst unsafe.Pointer, dStrides []int, src unsafe.Pointer, sStrides []i
 	// Gather the distinct items of src once, laid out in dst's memory order,
 	// then copy (and broadcast) from there.
 	tShape, tStrides, n := tempLayout(shape, dStrides, sStrides, itemsize)
+	withTemp(n, func(t unsafe.Pointer) {
+		copyStrided(t, tStrides, src, sStrides, tShape, itemsize)
+		copyStrided(dst, dStrides, t, tStrides, shape, itemsize)
+	})
+}
+
+// Temporaries of tempMmapBytes or more are mapped from tempAlloc, off the Go
+// heap, and returned to the system as soon as the copy is done.
+const tempMmapBytes = 1 << 20
+
+var tempAlloc MmapAllocator
+
+// withTemp calls fn with n bytes of scratch memory.
+func withTemp(n int, fn func(t unsafe.Pointer)) {
+	if n >= tempMmapBytes {
+		if b, err := tempAlloc.Allocate(n); err == nil {
+			defer func() { _ = tempAlloc.Free(b) }()
+			fn(unsafe.Pointer(unsafe.SliceData(b)))
+			return
+		}
+	}
 	tmp := make([]byte, n)
-	t := unsafe.Pointer(unsafe.SliceData(tmp))
-	copyStrided(t, tStrides, src, sStrides, tShape, itemsize)
-	copyStrided(dst, dStrides, t, tStrides, shape, itemsize)
+	fn(unsafe.Pointer(unsafe.SliceData(tmp)))
 	runtime.KeepAlive(tmp)
 }
 

@@ -407,18 +407,20 @@ func TestCopyDataOverlap(t *testing.T) {
 			}
 		})
 	}
-	t.Run("transpose in place", func(t *testing.T) {
-		p := newTestPool(t)
-		m := arange(t, p, Float64, 5, 5)
-		if err := CopyData(m, must(t)(m.Transpose())); err != nil {
-			t.Fatal(err)
-		}
-		for _, idx := range indices([]int{5, 5}) {
-			if v, _ := m.Float64(idx...); v != float64(5*idx[1]+idx[0]) {
-				t.Fatalf("m%v = %v after copying m.T into m", idx, v)
+	for _, n := range []int{5, 400} { // 400: a temporary of more than 1 MiB
+		t.Run(fmt.Sprintf("transpose %dx%d in place", n, n), func(t *testing.T) {
+			p := newTestPool(t)
+			m := arange(t, p, Float64, n, n)
+			if err := CopyData(m, must(t)(m.Transpose())); err != nil {
+				t.Fatal(err)
 			}
-		}
-	})
+			for _, idx := range indices([]int{n, n}) {
+				if v, _ := m.Float64(idx...); v != float64(n*idx[1]+idx[0]) {
+					t.Fatalf("m%v = %v after copying m.T into m", idx, v)
+				}
+			}
+		})
+	}
 }
 
 func TestCopyDataErrors(t *testing.T) {
