@@ -73,7 +73,7 @@ func kernelsFor(itemsize int, d, s unsafe.Pointer, axes []axis) kernels {
 func bytesKernels(itemsize int) kernels {
 	run := func(d, s unsafe.Pointer, n, ds, ss int) {
 		if ds == itemsize && ss == itemsize {
-			memmove(d, s, n*itemsize)
+			copyLarge(d, s, n*itemsize)
 			return
 		}
 		do, so := 0, 0
@@ -96,12 +96,16 @@ func memmove(d, s unsafe.Pointer, n int) {
 	copy(unsafe.Slice((*byte)(d), n), unsafe.Slice((*byte)(s), n))
 }
 
+// ntMinBytes is the size from which copyLarge may write with non-temporal
+// stores: copies this large are unlikely to be read again from the cache.
+const ntMinBytes = 1 << 20
+
 // runOf copies n items of type T: item i from s+i*ss to d+i*ds.
 func runOf[T word](d, s unsafe.Pointer, n, ds, ss int) {
 	size := int(unsafe.Sizeof(*(*T)(nil)))
 	switch {
 	case ds == size && ss == size:
-		memmove(d, s, n*size)
+		copyLarge(d, s, n*size)
 	case ss == 0:
 		fillOf(d, *(*T)(s), n, ds)
 	case ds == size:
@@ -122,9 +126,9 @@ func runOf[T word](d, s unsafe.Pointer, n, ds, ss int) {
 }
 
 // fillChunk is the size of the block a long contiguous fill writes with
-// stores before copying it forward: at 1 MiB and above the runtime's memmove
-// uses non-temporal stores, which do not read the destination first. (A
-// variable so that tests can take this path with small arrays.)
+// stores before copying it forward with copyLarge, whose non-temporal stores
+// (from ntMinBytes up) do not read the destination first. (A variable so
+// that tests can take this path with small arrays.)
 var fillChunk = 1 << 20
 
 // fillOf stores v into n items at d, ds bytes apart.
@@ -147,10 +151,9 @@ func fillOf[T word](d unsafe.Pointer, v T, n, ds int) {
 		dd[i] = v
 	}
 	// Copy the filled block forward; it stays in cache.
-	b := unsafe.Slice((*byte)(d), n*size)
-	block := b[:first*size]
-	for off := len(block); off < len(b); off += len(block) {
-		copy(b[off:], block)
+	block, total := first*size, n*size
+	for off := block; off < total; off += block {
+		copyLarge(unsafe.Add(d, off), d, min(block, total-off))
 	}
 }
 

@@ -523,13 +523,15 @@ func TestLargeCopies(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkBuffer(t, fmt.Sprintf("fill %v", a), a, want)
-				src := stridedArray(t, p, rng, dt, []int{n}, []int{-3 * size}, 0)
-				sb := src.Buffer().Bytes()
-				want = expect(a, func(i int) []byte { return sb[src.Offset()-3*size*i:][:size] })
-				if err := CopyInto(a, src); err != nil {
-					t.Fatal(err)
+				for _, sStride := range []int{-3 * size, size} {
+					src := stridedArray(t, p, rng, dt, []int{n}, []int{sStride}, 3)
+					sb := src.Buffer().Bytes()
+					want = expect(a, func(i int) []byte { return sb[src.Offset()+sStride*i:][:size] })
+					if err := CopyInto(a, src); err != nil {
+						t.Fatal(err)
+					}
+					checkBuffer(t, fmt.Sprintf("copy %v into %v", src, a), a, want)
 				}
-				checkBuffer(t, fmt.Sprintf("copy %v into %v", src, a), a, want)
 			}
 			for _, shape := range [][]int{{300, 310}, {3, 70, 290}} {
 				cs, _ := ContiguousStrides(shape, size, 'C')
@@ -651,5 +653,28 @@ func TestParallelPanic(t *testing.T) {
 			}()
 			p.parallel(base, base, 3, 8)
 		})
+	}
+}
+
+// TestCopyLarge checks copyLarge (non-temporal stores on amd64) at sizes
+// around its thresholds and at every alignment of its operands.
+func TestCopyLarge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	const most = 3<<20 + 100
+	src, dst := make([]byte, most+64), make([]byte, most+64)
+	for i := range src {
+		src[i] = byte(rng.Uint32())
+	}
+	for _, n := range []int{0, 1, 1<<20 - 1, 1 << 20, 1<<20 + 16<<10 + 7, 2<<20 + 63, 3<<20 + 5} {
+		for range 3 {
+			do, so := rng.IntN(64), rng.IntN(64)
+			clear(dst)
+			copyLarge(unsafe.Pointer(&dst[do]), unsafe.Pointer(&src[so]), n)
+			want := make([]byte, len(dst))
+			copy(want[do:do+n], src[so:so+n])
+			if !bytes.Equal(dst, want) {
+				t.Fatalf("copyLarge of %d bytes, dst +%d, src +%d: wrong bytes", n, do, so)
+			}
+		}
 	}
 }
