@@ -44,8 +44,9 @@
 // A copy between strided layouts drops axes of length 1, merges axes that are
 // contiguous in both operands, visits the destination in memory order, moves
 // items with loads and stores of their size (runs contiguous in both are one
-// memmove), goes through cache-sized tiles when the source is transposed, and
-// splits copies of 4 MiB or more over GOMAXPROCS goroutines. Views of one
+// memmove; on amd64, from 1 MiB, a copy with non-temporal stores in
+// assembly), goes through cache-sized tiles when the source is transposed,
+// and splits copies of 4 MiB or more over GOMAXPROCS goroutines. Views of one
 // buffer that overlap are copied as if through a temporary.
 //
 // # Errors
