@@ -17,8 +17,9 @@
 //     byte order, offset, size, repeat), which packs and unpacks one item.
 //   - Layout is shape, strides and offset, validated once against the buffer.
 //   - Array is a DType and a Layout over a Buffer, with NumPy basic indexing,
-//     Transpose, Reshape, BroadcastTo, Copy, CopyInto and element access
-//     (Float64, Item, SetItem).
+//     Transpose, Reshape, BroadcastTo, Copy, CopyInto, CopyData and element
+//     access (Float64, Item, SetItem); ToContiguous and FromContiguous move
+//     its elements to and from bytes in C or Fortran order.
 //   - Exporter is the producer side, after Ruby's MemoryView: any Go type
 //     that owns memory lends views of it (View, ReleaseView, Available) for a
 //     Request; Export is the consumer entry. View[T] is the typed consumer
@@ -42,9 +43,18 @@
 //
 // # Copies
 //
-// Only Empty, Zeros, Copy and CopyInto allocate or move elements. Indexing,
+// Only Empty, Zeros and Copy allocate, and only they, CopyInto, CopyData,
+// ToContiguous, FromContiguous and FillBytes move elements. Indexing,
 // Transpose, Reshape and AsReadOnly return views that share the buffer;
 // Reshape refuses, rather than copies, when no view is possible.
+//
+// A copy between strided layouts drops axes of length 1, merges axes that are
+// contiguous in both operands, visits the destination in memory order, moves
+// items with loads and stores of their size (runs contiguous in both are one
+// memmove; on amd64, from 1 MiB, a copy with non-temporal stores in
+// assembly), goes through cache-sized tiles when the source is transposed,
+// and splits copies of 4 MiB or more over GOMAXPROCS goroutines. Views of one
+// buffer that overlap are copied as if through a temporary.
 //
 // # Errors
 //

@@ -34,3 +34,32 @@ func Example() {
 	// base[2, 4] = -1
 	// live bytes 0
 }
+
+// ExampleToContiguous reads a transposed view's elements in C order and
+// writes them back through a reversed view.
+func ExampleToContiguous() {
+	pool := memview.NewPool(&memview.HostAllocator{})
+	a, _ := memview.Empty(pool, []int{2, 3}, memview.Uint8, 'C')
+	_ = memview.FromContiguous(a, []byte{1, 2, 3, 4, 5, 6}, 'C')
+	t, _ := a.Transpose()
+	out := make([]byte, t.NBytes())
+	_ = memview.ToContiguous(out, t, 'C')
+	fmt.Println("a.T in C order:", out)
+	_ = memview.ToContiguous(out, t, 'A') // t is F-contiguous: memory order
+	fmt.Println("a.T in A order:", out)
+
+	r, _ := a.Index(memview.SliceStep(-1), memview.SliceStep(-1))
+	_ = memview.FromContiguous(r, []byte{1, 2, 3, 4, 5, 6}, 'C')
+	_ = memview.ToContiguous(out, a, 'C')
+	fmt.Println("a after writing a[::-1, ::-1]:", out)
+
+	for _, x := range []*memview.Array{r, t, a} {
+		_ = x.Release()
+	}
+	fmt.Println("live bytes", pool.BytesAllocated())
+	// Output:
+	// a.T in C order: [1 4 2 5 3 6]
+	// a.T in A order: [1 2 3 4 5 6]
+	// a after writing a[::-1, ::-1]: [6 5 4 3 2 1]
+	// live bytes 0
+}

@@ -34,3 +34,14 @@ func absU(a int) uint64 {
 	}
 	return uint64(a)
 }
+
+// compareU is cmp.Compare for uint64.
+func compareU(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -123,6 +123,58 @@ def test_copy_orders():
         a.copy(order="X")
 
 
+def _copy_views():
+    """NumPy views whose copies NumPy lays out differently per order (non-empty)."""
+    from numpy.lib.stride_tricks import as_strided
+    n = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    f = np.asfortranarray(n)
+    return {
+        "transposed": n.T, "axes 1 0 2": n.transpose(1, 0, 2), "reversed": n[::-1, :, ::-1],
+        "reversed then transposed": n[:, ::-1].T, "stepped": n[:, ::2, 1:],
+        "new axis": n[:, None, :, 0], "F": f, "F sliced": f[:, 1:], "F reversed": f[::-1],
+        "F middle reversed": f[:, ::-1], "1-d reversed": n.reshape(24)[::-3], "0-d": n[1, 2, 3, ...],
+        "broadcast row": np.broadcast_to(np.arange(3.0), (4, 3)),
+        "equal strides and 0": as_strided(n, (2, 3, 2), (8, 0, 8), writeable=False),
+        "4-d mixed": as_strided(n, (2, 2, 3, 2), (8, 96, 16, 48), writeable=False),
+    }
+
+
+@pytest.mark.parametrize("name", list(_copy_views()))
+@pytest.mark.parametrize("order", "CFAK")
+def test_copy_strides_match_numpy(name, order):
+    n = _copy_views()[name]
+    a = mv.from_buffer(n)
+    c = a.copy(order)
+    want = np.copy(n, order=order)
+    assert c.strides == want.strides
+    assert c.shape == want.shape and np.array_equal(np.asarray(c), want)
+    assert not c.readonly and c.base is None
+
+
+def test_large_strided_assignment_matches_numpy():
+    """Copies large enough to be tiled and split over goroutines."""
+    n = np.arange(1024 * 1536, dtype=np.float64).reshape(1024, 1536)
+    a = mv.from_buffer(n.copy())
+    for src_key in [(Ellipsis,), (slice(None, None, -1),), (slice(None), slice(None, None, -1))]:
+        d = mv.zeros((1024, 1536))
+        d[...] = a[src_key]
+        assert np.array_equal(np.asarray(d), n[src_key])
+    t = mv.zeros((1536, 1024))
+    t[...] = a.T
+    assert np.array_equal(np.asarray(t), n.T)
+    h = mv.zeros((512, 1536))
+    h[...] = a[::2]
+    assert np.array_equal(np.asarray(h), n[::2])
+    h.fill(2.5)
+    assert (np.asarray(h) == 2.5).all()
+    a[1:] = a[:-1]  # overlapping views of one buffer
+    m = n.copy()
+    m[1:] = m[:-1].copy()
+    assert np.array_equal(np.asarray(a), m)
+    a[...] = a.T.copy().T  # a no-op copy through a fresh array
+    assert np.array_equal(np.asarray(a), m)
+
+
 def test_tobytes_and_tolist_every_dtype():
     for dtype in mv.DTYPES:
         n = (np.arange(12) % 2 == 1).reshape(3, 4) if dtype == "bool" else \
