@@ -269,6 +269,37 @@ class Array(_core.ArrayBase):
             raise ValueError(f"memview: order must be 'C', 'F', 'A' or 'K', not {order!r}")
         return _core.copy(self, order, "", _cuda.stream_handle(stream))
 
+    def ascontiguous(self):
+        """self if it is C-contiguous (row-major), else a C-ordered copy: the one
+        place a layout change may copy, and only when it must."""
+        return self if self.c_contiguous else self.copy("C")
+
+    to_row_major = ascontiguous
+
+    def frombytes(self, data, order="C"):
+        """Write every element from data, the elements' bytes laid out contiguously
+        in C ('C'), Fortran ('F') or, for 'A', Fortran order if the array is
+        F-contiguous and C order otherwise (PyBuffer_FromContiguous). data must hold
+        exactly nbytes bytes; on error nothing is written."""
+        if order not in ("C", "F", "A"):
+            raise ValueError(f"memview: order must be 'C', 'F' or 'A', not {order!r}")
+        if self.readonly:
+            raise ValueError("memview: assignment destination is read-only")
+        with memoryview(data) as m:
+            if m.nbytes != self.nbytes:
+                raise ValueError(f"memview: frombytes needs {self.nbytes} bytes, got {m.nbytes}")
+            if order == "A":
+                order = "F" if self.f_contiguous and not self.c_contiguous else "C"
+            tmp = _core.empty(self.shape, self.format, order)
+            try:
+                if m.nbytes:
+                    # tmp is dense in `order`: its transpose is C-contiguous when F
+                    with memoryview(tmp if tmp.c_contiguous else tmp.T) as t:
+                        t.cast("B")[:] = m.cast("B") if m.c_contiguous else m.tobytes()
+                _core.copyto(self, tmp)
+            finally:
+                tmp.release()
+
     def to(self, device, *, stream=None):
         """The array on device ("cpu", "cuda[:N]", "cuda_host", "cuda_managed[:N]"):
         itself when it is already there, else a copy in new Go-owned memory (C or F
