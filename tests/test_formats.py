@@ -168,3 +168,17 @@ def test_zero_strides_are_read_only():
 def test_malformed_formats_refused(bad):
     with pytest.raises(TypeError, match="format|dtype"):
         mv.empty(3, dtype=bad)
+
+
+def test_item_descriptors():
+    d = mv.item_desc("T{<i:a:>d:b:(2,3)B:c:}")
+    rec = d["fields"][0]["record"]
+    assert d["size"] == 4 + 8 + 6
+    assert [(f["name"], f["code"], f["order"], f["offset"], f["size"], f["repeat"], f["shape"])
+            for f in rec["fields"]] == [("a", "i", "little", 0, 4, 1, None),
+                                        ("b", "d", "big", 4, 8, 1, None),
+                                        ("c", "B", "big", 12, 1, 6, [2, 3])]  # ">" stays in force
+    assert mv.item_desc("bi")["size"] == struct.calcsize("bi") == 8  # native alignment
+    assert mv.item_desc(mv.zeros(2, "float64"))["fields"][0]["code"] == "d"
+    with pytest.raises(TypeError):
+        mv.item_desc("T{i")

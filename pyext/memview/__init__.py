@@ -29,7 +29,7 @@ from ._gpumemoryview import gpumemoryview  # noqa: E402
 
 __all__ = [
     "Array", "Pool", "empty", "zeros", "full", "arange", "from_buffer", "from_cuda_array_interface",
-    "from_exporter", "examples",
+    "from_exporter", "examples", "item_desc",
     "asarray", "gpumemoryview", "cuda",
     "default_pool", "live_handles", "scale_in_go", "sum_in_go", "DTYPES", "__version__",
 ]
@@ -198,6 +198,21 @@ def _copy_of(obj, writable) -> Array:
             a.release()
             raise
     return a if writable is not False else _core.readonly_view(a)
+
+
+def item_desc(dtype) -> dict:
+    """The item descriptor of a dtype, a PEP 3118 format or an array's dtype, as the
+    Go core parses it (after Ruby's MemoryView item_desc): {"size": itemsize,
+    "fields": [...]}, each field with its name, format code, byte order ("native",
+    "little", "big"), offset, size of one element, repeat count, sub-array shape and,
+    for a nested record, its own descriptor under "record".
+    """
+    if isinstance(dtype, Array):
+        dtype = dtype.format
+    elif not isinstance(dtype, str):
+        dtype = _dtype_name(dtype)
+    import json
+    return json.loads(_core.dtype_desc(dtype))
 
 
 def from_exporter(exporter_id: int, *, writable=None) -> Array:
