@@ -19,7 +19,8 @@ import (
 type fieldJSON struct {
 	Name   string    `json:"name"`
 	Code   string    `json:"code"`
-	Order  string    `json:"order"` // "native", "little" or "big"
+	Order  string    `json:"order"`  // "native", "little" or "big"
+	Native bool      `json:"native"` // native sizes and alignment ('@'), else standard sizes
 	Offset int       `json:"offset"`
 	Size   int       `json:"size"`
 	Repeat int       `json:"repeat"`
@@ -35,7 +36,7 @@ type descJSON struct {
 func toJSON(d *memview.ItemDesc) *descJSON {
 	out := &descJSON{Size: d.Size, Fields: []fieldJSON{}}
 	for _, f := range d.Fields {
-		fj := fieldJSON{Name: f.Name, Code: f.Code, Order: f.Order.String(), Offset: f.Offset,
+		fj := fieldJSON{Name: f.Name, Code: f.Code, Order: f.Order.String(), Native: f.NativeSize, Offset: f.Offset,
 			Size: f.Size, Repeat: f.Repeat, Shape: f.Shape}
 		if f.Record != nil {
 			fj.Record = toJSON(f.Record)

@@ -178,7 +178,9 @@ def test_item_descriptors():
             for f in rec["fields"]] == [("a", "i", "little", 0, 4, 1, None),
                                         ("b", "d", "big", 4, 8, 1, None),
                                         ("c", "B", "big", 12, 1, 6, [2, 3])]  # ">" stays in force
+    assert [f["native"] for f in rec["fields"]] == [False, False, False]  # '<' and '>': standard sizes
     assert mv.item_desc("bi")["size"] == struct.calcsize("bi") == 8  # native alignment
+    assert all(f["native"] for f in mv.item_desc("bi")["fields"])
     assert mv.item_desc(mv.zeros(2, "float64"))["fields"][0]["code"] == "d"
     with pytest.raises(TypeError):
         mv.item_desc("T{i")

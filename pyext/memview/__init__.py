@@ -204,7 +204,8 @@ def item_desc(dtype) -> dict:
     """The item descriptor of a dtype, a PEP 3118 format or an array's dtype, as the
     Go core parses it (after Ruby's MemoryView item_desc): {"size": itemsize,
     "fields": [...]}, each field with its name, format code, byte order ("native",
-    "little", "big"), offset, size of one element, repeat count, sub-array shape and,
+    "little", "big"), whether sizes are native ("@") or standard, offset, size of one
+    element, repeat count, sub-array shape and,
     for a nested record, its own descriptor under "record".
     """
     if isinstance(dtype, Array):
