@@ -20,7 +20,8 @@ var _ Allocator = (*MmapAllocator)(nil)
 // on first touch, so allocating a large buffer costs one system call whatever
 // its size (this is what makes a 256 MiB `empty` O(1)). Allocations are page
 // aligned, hence 64-byte aligned. Size 0 maps one page so the returned
-// zero-length slice still has a valid, unique address.
+// zero-length slice still has a valid, unique address. On Linux, mappings of 4
+// MiB and more are advised to use transparent huge pages (as NumPy does).
 //
 // The zero value is ready to use; an MmapAllocator must not be copied after
 // first use.
@@ -45,6 +46,7 @@ func (a *MmapAllocator) Allocate(size int) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("memview: mmap allocator: cannot map %d bytes (%v): %w", size, err, ErrNoMemory)
 	}
+	adviseHuge(m)
 	// unsafe.Slice keeps the mapping's address for size 0 as well.
 	b := unsafe.Slice(&m[0], size)
 	a.mu.Lock()
