@@ -302,3 +302,16 @@ def test_device_errors_are_clean():
             op()
     a[:] = mv.arange(4, dtype="int32", device="cuda")  # converted through the host
     assert a.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_go_memory_outlives_its_memview_array_while_cupy_holds_it():
+    cp = _need("cupy")
+    a = mv.arange(1000, dtype="int32", device="cuda")
+    c = cp.asarray(a)[::10]  # CuPy keeps the memview array (its owner) alive
+    del a
+    gc.collect()
+    assert mv.cuda.pool_stats()["num_live"] == 1
+    assert int(c[5]) == 50
+    del c
+    gc.collect()
+    assert mv.cuda.pool_stats()["num_live"] == 0
