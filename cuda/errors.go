@@ -22,6 +22,7 @@ type Error struct {
 	Code int // the CUresult
 }
 
+// Error names the result, such as "CUDA_ERROR_OUT_OF_MEMORY (CUresult 2)".
 func (e *Error) Error() string {
 	if name, ok := resultNames[e.Code]; ok {
 		return fmt.Sprintf("%s (CUresult %d)", name, e.Code)
