@@ -129,18 +129,11 @@ func (c copier) toDevice(dst, src *memview.Array) error {
 func (c copier) toHost(dst, src *memview.Array) error {
 	from := src
 	if !isDense(src.Shape(), src.Strides(), src.DType().Itemsize()) {
-		t, err := c.deviceLike(src)
+		t, err := c.denseCopy(src)
 		if err != nil {
 			return err
 		}
 		defer t.Release()
-		ops, ok := planArrays(t, src)
-		if !ok {
-			return fmt.Errorf("cuda: internal error: no plan into a dense temporary: %w", memview.ErrInvalid)
-		}
-		if err := c.run(ops, false); err != nil {
-			return err
-		}
 		from = t
 	}
 	if sameDense(dst, from) {
@@ -166,18 +159,11 @@ func (c copier) deviceToDevice(dst, src *memview.Array) error {
 		}
 	}
 	// Through a temporary dense like src: that copy always has a plan.
-	t, err := c.deviceLike(src)
+	t, err := c.denseCopy(src)
 	if err != nil {
 		return err
 	}
 	defer t.Release()
-	ops, ok := planArrays(t, src)
-	if !ok {
-		return fmt.Errorf("cuda: internal error: no plan into a dense temporary: %w", memview.ErrInvalid)
-	}
-	if err := c.run(ops, false); err != nil {
-		return err
-	}
 	if ops, ok := planArrays(dst, t); ok {
 		return c.run(ops, true) // the temporary is freed on return
 	}
@@ -192,6 +178,27 @@ func (c copier) deviceToDevice(dst, src *memview.Array) error {
 		return err
 	}
 	return c.toDevice(dst, h)
+}
+
+// denseCopy enqueues a copy of device array src into a new device array dense
+// like it (a plan always exists for that pair). The caller releases it, after
+// waiting for the stream when the copy must be finished first.
+func (c copier) denseCopy(src *memview.Array) (*memview.Array, error) {
+	t, err := c.deviceLike(src)
+	if err != nil {
+		return nil, err
+	}
+	ops, ok := planArrays(t, src)
+	if !ok {
+		err = fmt.Errorf("cuda: internal error: no plan into a dense temporary: %w", memview.ErrInvalid)
+	} else {
+		err = c.run(ops, false)
+	}
+	if err != nil {
+		_ = t.Release()
+		return nil, err
+	}
+	return t, nil
 }
 
 // deviceLike allocates a device array dense like a (same axis order and

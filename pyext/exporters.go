@@ -40,23 +40,20 @@ func registerExporter(e memview.Exporter) uint64 {
 }
 
 // dropExporter forgets an id (views already lent stay valid).
-func dropExporter(id uint64) (memview.Exporter, error) {
+func dropExporter(id uint64) (memview.Exporter, error) { return findExporter(id, true) }
+
+func exporterOf(id uint64) (memview.Exporter, error) { return findExporter(id, false) }
+
+// findExporter looks an id up, and forgets it when drop is set.
+func findExporter(id uint64, drop bool) (memview.Exporter, error) {
 	exporters.Lock()
 	defer exporters.Unlock()
 	e, ok := exporters.m[id]
 	if !ok {
 		return nil, fmt.Errorf("memview: no Go exporter with id %d (never registered, or closed): %w", id, memview.ErrInvalid)
 	}
-	delete(exporters.m, id)
-	return e, nil
-}
-
-func exporterOf(id uint64) (memview.Exporter, error) {
-	exporters.Lock()
-	defer exporters.Unlock()
-	e, ok := exporters.m[id]
-	if !ok {
-		return nil, fmt.Errorf("memview: no Go exporter with id %d (never registered, or closed): %w", id, memview.ErrInvalid)
+	if drop {
+		delete(exporters.m, id)
 	}
 	return e, nil
 }

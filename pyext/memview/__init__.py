@@ -150,6 +150,15 @@ def arange(start, stop=None, step=1, *, dtype=None, device="cpu", stream=None) -
     return a
 
 
+def _writable_flag(writable, who: str) -> int:
+    """-1 (as the source), 0 (read-only) or 1 (writable required) for C."""
+    if writable is None:
+        return -1
+    if writable is True or writable is False:
+        return int(writable)
+    raise TypeError(f"{who}: writable must be None, True or False")
+
+
 def from_buffer(obj, *, writable=None, copy=False) -> Array:
     """An array over obj's memory, without copying; obj is kept alive while it is used.
 
@@ -164,12 +173,7 @@ def from_buffer(obj, *, writable=None, copy=False) -> Array:
     copies (into new Go-owned memory, C order, writable unless writable=False).
     The default, False, never copies.
     """
-    if writable is None:
-        flag = -1
-    elif writable is True or writable is False:
-        flag = int(writable)
-    else:
-        raise TypeError("memview.from_buffer: writable must be None, True or False")
+    flag = _writable_flag(writable, "memview.from_buffer")
     if copy is False:
         return _core.from_buffer(obj, flag)
     if copy is None:
@@ -223,13 +227,7 @@ def from_exporter(exporter_id: int, *, writable=None) -> Array:
     are all gone. writable=None takes the lent memory's own read-only flag, False
     gives a read-only array, True requires writable memory (BufferError if the
     exporter cannot serve that)."""
-    if writable is None:
-        flag = -1
-    elif writable is True or writable is False:
-        flag = int(writable)
-    else:
-        raise TypeError("memview.from_exporter: writable must be None, True or False")
-    return _core.from_exporter(exporter_id, flag)
+    return _core.from_exporter(exporter_id, _writable_flag(writable, "memview.from_exporter"))
 
 
 def from_cuda_array_interface(obj, *, sync=None) -> Array:
