@@ -27,6 +27,22 @@ print("after roundtrip[3, 1] = -2: base[0, 2] =", base[0, 2])
 print("roundtrip shares memory with base:", np.shares_memory(base, roundtrip))
 print("Go's sum of the view:", mv.sum_in_go(arr), "== NumPy's:", float(view.sum()))
 
-del a, n, arr, roundtrip
+# 3. Records and byte order: a NumPy structured array goes through memview and back.
+people = np.array([(1, 1.75), (2, 1.62)], dtype=[("id", "<u4"), ("height", ">f8")])
+rec = mv.from_buffer(people)
+print("record format:", rec.format, "items:", rec.tolist())
+rec[1] = (7, 1.80)
+back = np.asarray(rec)
+print("after rec[1] = (7, 1.80): people[1] =", people[1].item(), "| same dtype back:", back.dtype == people.dtype)
+
+# 4. A Go type lends its memory (memview.Exporter): NumPy and Go edit the same pixels.
+with mv.examples.RGBImage(4, 2) as image:
+    pixels = np.asarray(image.pixels())
+    pixels[0, 0] = (10, 20, 30)
+    image.invert()  # Go code, in place, through a typed View[uint8]
+    print("after NumPy sets (10, 20, 30) and Go inverts: pixel =", pixels[0, 0].tolist())
+    del pixels
+
+del a, n, arr, roundtrip, rec, back
 print("pool bytes still allocated:", mv.default_pool().bytes_allocated,
       "live handles:", mv.live_handles())

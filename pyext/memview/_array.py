@@ -138,6 +138,20 @@ def _as_source(value, dtype: str):
     return from_nested(values, dtype) if isinstance(values, list) else _dtypes.pack(dtype, values)
 
 
+def _nest(values, shape, dim, start):
+    """values (flat, C order) as nested lists of shape, from values[start]. A
+    module function, not a closure: a recursive closure would be a reference
+    cycle holding the array until the cycle collector runs."""
+    n = shape[dim]
+    if dim == len(shape) - 1:
+        return values[start:start + n], start + n
+    out = []
+    for _ in range(n):
+        sub, start = _nest(values, shape, dim + 1, start)
+        out.append(sub)
+    return out, start
+
+
 class Array(_core.ArrayBase):
     """A strided view of memory that Go owns or that memview borrows from an exporter.
 
@@ -215,18 +229,7 @@ class Array(_core.ArrayBase):
         values = list(_dtypes.iter_values(self.dtype, memoryview(self).tobytes()))
         if self.ndim == 0:
             return values[0]
-
-        def nest(dim, start):
-            n = self.shape[dim]
-            if dim == self.ndim - 1:
-                return values[start:start + n], start + n
-            out = []
-            for _ in range(n):
-                sub, start = nest(dim + 1, start)
-                out.append(sub)
-            return out, start
-
-        return nest(0, 0)[0]
+        return _nest(values, self.shape, 0, 0)[0]
 
     def tobytes(self, order="C"):
         """The elements' bytes in C ('C'), Fortran ('F') or memory ('A') order (a copy)."""
