@@ -62,19 +62,16 @@ func formatDType(format string) (DType, error) {
 	return DType{id: formatID, ft: actual.(*formatType)}, nil
 }
 
-// fieldKind is the NumPy kind of a numeric format code, or 0.
+// fieldKind is the NumPy kind of a numeric format code, or 0: codeKind's
+// classes, named as NumPy names them.
 func fieldKind(code string) byte {
-	switch code {
-	case "?":
+	switch k := codeKind(code); k {
+	case '?':
 		return 'b'
-	case "b", "h", "i", "l", "q", "n":
-		return 'i'
-	case "B", "H", "I", "L", "Q", "N", "P":
-		return 'u'
-	case "e", "f", "d":
-		return 'f'
-	case "Zf", "Zd", "Ze":
+	case 'z':
 		return 'c'
+	case 'i', 'u', 'f':
+		return k
 	}
 	return 0
 }
