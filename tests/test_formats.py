@@ -184,3 +184,13 @@ def test_item_descriptors():
     assert mv.item_desc(mv.zeros(2, "float64"))["fields"][0]["code"] == "d"
     with pytest.raises(TypeError):
         mv.item_desc("T{i")
+
+
+def test_bytes_are_an_item_of_a_bytes_dtype_and_a_buffer_otherwise():
+    s = mv.zeros(2, dtype="3s")
+    s[0] = b"ab"
+    s[1] = "xyz"
+    assert s.tolist() == [b"ab", b"xyz"] and bytes(memoryview(s)) == b"ab\x00xyz"
+    u = mv.zeros(3, "uint8")
+    u[:] = b"\x01\x02\x03"  # a bytes object is a buffer of three uint8 items
+    assert u.tolist() == [1, 2, 3]

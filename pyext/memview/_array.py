@@ -113,8 +113,9 @@ def _as_source(value, dtype: str):
         if value.dtype == dtype:
             return value
         return from_nested(value.tolist(), dtype) if value.ndim else _dtypes.pack(dtype, value[()])
-    if isinstance(value, (numbers.Number, bytes, str)):
-        return _dtypes.pack(dtype, value)
+    if isinstance(value, numbers.Number) or (
+            isinstance(value, (bytes, str)) and dtype not in _dtypes.STRUCT):
+        return _dtypes.pack(dtype, value)  # bytes and str are one item of a bytes dtype
     if isinstance(value, (list, tuple, dict)):
         if not isinstance(value, _sequences(dtype)):
             return _dtypes.pack(dtype, value)  # one record
