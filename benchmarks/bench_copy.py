@@ -9,7 +9,6 @@ never in tests.
     python3 build.py bench            (or: PYTHONPATH=.build/pkg python benchmarks/bench_copy.py)
     python3 benchmarks/bench_copy.py --quick     fewer repeats
 """
-import gc
 import statistics
 import sys
 import time
@@ -17,6 +16,7 @@ import time
 import numpy as np
 
 import memview as mv
+from _timing import summary
 
 QUICK = "--quick" in sys.argv
 REPEAT = 5 if QUICK else 15
@@ -62,11 +62,7 @@ def check(a, n):
 
 
 def main():
-    results = run()
-    gc.collect()
-    pool = mv.default_pool()
-    print(f"pool after run: bytes_allocated={pool.bytes_allocated} live_handles={mv.live_handles()}")
-    print(f"{sum(results)} of {len(results)} targets met")
+    summary(run())
 
 
 def run():

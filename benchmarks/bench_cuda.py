@@ -5,17 +5,9 @@ elementwise kernel's bandwidth over Go-allocated device memory vs CuPy-allocated
 memory (target >= 0.98x); host<->device copy bandwidth vs CuPy's.
 """
 import sys
-import timeit
 
 import memview as mv
-
-
-def pair(fn, anchor, number, repeat=15):
-    t, ta = [], []
-    for _ in range(repeat):
-        t.append(timeit.timeit(fn, number=number))
-        ta.append(timeit.timeit(anchor, number=number))
-    return min(t) / number, min(ta) / number
+from _timing import interleaved_best as pair
 
 
 def main():
@@ -66,26 +58,17 @@ def main():
     host = np.ones(n // 4, dtype=np.float32)
     hmv = mv.from_buffer(host)
 
-    def h2d_mv():
-        hmv.to("cuda").release()
+    def transfer(name, mine, theirs):
+        t_mv, t_cp = pair(mine, theirs, 3, repeat=5)
+        print(f"{name} 256 MiB (pageable): memview {n / t_mv / 1e9:.1f} GB/s, CuPy {n / t_cp / 1e9:.1f} GB/s: "
+              f"ratio (time) {t_mv / t_cp:.3f}")
 
     def h2d_cp():
         cp.asarray(host)
         cp.cuda.runtime.deviceSynchronize()
 
-    t_mv, t_cp = pair(h2d_mv, h2d_cp, 3, repeat=5)
-    print(f"host->device 256 MiB (pageable): memview {n / t_mv / 1e9:.1f} GB/s, CuPy {n / t_cp / 1e9:.1f} GB/s: "
-          f"ratio (time) {t_mv / t_cp:.3f}")
-
-    def d2h_mv():
-        g.to("cpu").release()
-
-    def d2h_cp():
-        cp.asnumpy(cc)
-
-    t_mv, t_cp = pair(d2h_mv, d2h_cp, 3, repeat=5)
-    print(f"device->host 256 MiB (pageable): memview {n / t_mv / 1e9:.1f} GB/s, CuPy {n / t_cp / 1e9:.1f} GB/s: "
-          f"ratio (time) {t_mv / t_cp:.3f}")
+    transfer("host->device", lambda: hmv.to("cuda").release(), h2d_cp)
+    transfer("device->host", lambda: g.to("cpu").release(), lambda: cp.asnumpy(cc))
 
     gs = g.reshape(4096, -1)[:, ::2]
     cs = cc.reshape(4096, -1)[:, ::2]

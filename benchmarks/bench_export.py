@@ -12,6 +12,7 @@ import timeit
 import numpy as np
 
 import memview as mv
+from _timing import interleaved_best, summary
 
 QUICK = "--quick" in sys.argv
 
@@ -24,15 +25,10 @@ def best(fn, number, repeat=7):
 
 
 def pair(fn, anchor, number, repeat=15):
-    """Best per-call times of fn and anchor, measured interleaved so that drift in
-    the machine's speed affects both alike."""
+    """Best per-call times of fn and anchor, measured interleaved."""
     if QUICK:
         number, repeat = max(1, number // 10), 3
-    t, ta = [], []
-    for _ in range(repeat):
-        t.append(timeit.timeit(fn, number=number))
-        ta.append(timeit.timeit(anchor, number=number))
-    return min(t) / number, min(ta) / number
+    return interleaved_best(fn, anchor, number, repeat)
 
 
 def report(name, t, anchor_name, t_anchor, target, smaller_is_better=True):
@@ -45,11 +41,7 @@ def report(name, t, anchor_name, t_anchor, target, smaller_is_better=True):
 
 
 def main():
-    results = run()
-    gc.collect()
-    pool = mv.default_pool()
-    print(f"pool after run: bytes_allocated={pool.bytes_allocated} live_handles={mv.live_handles()}")
-    print(f"{sum(results)} of {len(results)} targets met")
+    summary(run())
 
 
 def run():

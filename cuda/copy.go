@@ -9,10 +9,11 @@ import (
 	"github.com/memview/memview/memview"
 )
 
-// onDevice reports whether a copy must reach the memory through the driver:
-// CUDA device memory and managed memory (which the driver moves efficiently).
-// Pageable and pinned host memory are copied by the CPU between themselves.
-func onDevice(d memview.Device) bool {
+// ThroughDriver reports whether memview's work on memory of device d goes
+// through the driver: CUDA device memory and managed memory (which the driver
+// moves efficiently). Pageable and pinned host memory are copied by the CPU
+// between themselves.
+func ThroughDriver(d memview.Device) bool {
 	return d.Kind == memview.CUDA || d.Kind == memview.CUDAManaged
 }
 
@@ -41,7 +42,7 @@ func Copy(dst, src *memview.Array, s *Stream) error {
 		return err
 	}
 	defer src.Release()
-	dd, sd := onDevice(dst.Device()), onDevice(src.Device())
+	dd, sd := ThroughDriver(dst.Device()), ThroughDriver(src.Device())
 	if s == nil {
 		ordinal := dst.Device().ID
 		if !dd {
@@ -263,7 +264,7 @@ func Fill(a *memview.Array, item []byte, s *Stream) error {
 	if s == nil {
 		s = StreamOf(a.Device().ID, LegacyStream)
 	}
-	if !onDevice(a.Device()) {
+	if !ThroughDriver(a.Device()) {
 		if a.Device() != (memview.Device{}) {
 			if err := s.Synchronize(); err != nil {
 				return err

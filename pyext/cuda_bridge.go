@@ -28,12 +28,6 @@ func poolFor(dev memview.Device) (*memview.Pool, error) {
 	return cuda.Pool(dev)
 }
 
-// onDevice reports whether memview's work on a must go through the driver.
-func onDevice(a *memview.Array) bool {
-	k := a.Device().Kind
-	return k == memview.CUDA || k == memview.CUDAManaged
-}
-
 // importEvents holds, for each imported CUDA buffer whose producer named a
 // stream, an event recorded on that stream at import: memview's work on the
 // buffer waits for it on the device (cuStreamWaitEvent), never on the host.
@@ -45,7 +39,7 @@ var importEvents sync.Map // *memview.Buffer -> *cuda.Event
 func opStream(h C.uintptr_t, arrays ...*memview.Array) (*cuda.Stream, error) {
 	ordinal := 0
 	for _, a := range arrays {
-		if onDevice(a) {
+		if cuda.ThroughDriver(a.Device()) {
 			ordinal = a.Device().ID
 			break
 		}
@@ -77,7 +71,7 @@ func hostOnly(arrays ...*memview.Array) bool {
 // else 0.
 func pending(s *cuda.Stream, arrays ...*memview.Array) C.uintptr_t {
 	for _, a := range arrays {
-		if !onDevice(a) {
+		if !cuda.ThroughDriver(a.Device()) {
 			return 0
 		}
 	}
@@ -239,20 +233,13 @@ func mvgo_stream_sync(ordinal C.int, h C.uintptr_t, query C.int, done *C.int, e 
 		if err != nil {
 			return setErr(e, err)
 		}
-		*done = cbool32(ok)
+		*done = C.int(cbool(ok))
 		return 0
 	}
 	if err := s.Synchronize(); err != nil {
 		return setErr(e, err)
 	}
 	*done = 1
-	return 0
-}
-
-func cbool32(b bool) C.int {
-	if b {
-		return 1
-	}
 	return 0
 }
 

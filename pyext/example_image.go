@@ -116,9 +116,6 @@ func (im *rgbImage) SetPixel(x, y int, r, g, b uint8) error {
 	return nil
 }
 
-// images maps example ids to images for the methods Python calls.
-var images sync.Map // uint64 -> *rgbImage
-
 //export mvgo_example_image
 func mvgo_example_image(width, height C.int64_t, out *C.uint64_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
@@ -129,31 +126,25 @@ func mvgo_example_image(width, height C.int64_t, out *C.uint64_t, e *C.mv_err) (
 	if err != nil {
 		return setErr(e, err)
 	}
-	id := registerExporter(im)
-	images.Store(id, im)
-	*out = C.uint64_t(id)
+	*out = C.uint64_t(registerExporter(im))
 	return 0
 }
 
 //export mvgo_example_image_call
 func mvgo_example_image_call(id C.uint64_t, op C.int, x, y C.int64_t, r, g, b C.int, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	v, ok := images.Load(uint64(id))
-	if !ok {
+	x0, err := exporterOf(uint64(id))
+	im, ok := x0.(*rgbImage)
+	if err != nil || !ok {
 		return setErr(e, fmt.Errorf("rgb image %d: closed or unknown: %w", id, memview.ErrInvalid))
 	}
-	im := v.(*rgbImage)
-	var err error
 	switch op {
 	case 0:
 		err = im.Invert()
 	case 1:
 		err = im.SetPixel(int(x), int(y), uint8(r), uint8(g), uint8(b))
 	case 2:
-		images.Delete(uint64(id))
-		if _, derr := dropExporter(uint64(id)); derr != nil {
-			err = derr
-		} else {
+		if _, err = dropExporter(uint64(id)); err == nil {
 			err = im.Close()
 		}
 	default:
