@@ -179,7 +179,7 @@ def build_ext(python: Path, out: Path, goexperiment: str | None = None) -> Path:
     so = f"_{MODULE}.abi3.so"
     run(["go", "build", "-buildmode=c-shared", "-ldflags=-s -w", "-o", so, "."], cwd=gen, env=env)
     shutil.rmtree(pkg, ignore_errors=True)
-    shutil.copytree(ROOT / MODULE / NAME, pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "python" / NAME, pkg, ignore=shutil.ignore_patterns("__pycache__"))
     for name in (so, f"{MODULE}.py", "go.py"):
         shutil.copy2(gen / name, pkg / name)
     log(f"built {pkg}")
