@@ -185,7 +185,7 @@ func TestNewAllocator(t *testing.T) {
 		name string
 		want error
 	}{
-		{"host", nil}, {"go", nil}, {"mmap", nil}, {"cuda", ErrInvalid}, {"", ErrInvalid},
+		{"host", nil}, {"mmap", nil}, {"go", ErrInvalid}, {"cuda", ErrInvalid}, {"", ErrInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, err := NewAllocator(tc.name)
@@ -204,7 +204,7 @@ func TestDefaultPoolSelection(t *testing.T) {
 	}{
 		{"unset", "", "host", false},
 		{"host", "host", "host", false},
-		{"go", "go", "go", false},
+		{"go heap is not offered", "go", "host", true},
 		{"mmap", "mmap", "mmap", false},
 		{"unknown falls back", "jemalloc", "host", true},
 	} {

@@ -4,8 +4,9 @@
 // use in place, and views of memory others own, wrapped without a copy.
 //
 // The pieces, from the bottom up:
-//   - Allocator hands out aligned, zero-filled memory (GoAllocator,
-//     MmapAllocator, HostAllocator; CheckedAllocator finds leaks); Pool
+//   - Allocator hands out aligned, zero-filled memory (HostAllocator, the
+//     default, made of SlabAllocator and MmapAllocator; GoAllocator;
+//     CheckedAllocator finds leaks); Pool
 //     wraps one with statistics, and DefaultPool is chosen by the
 //     MEMVIEW_DEFAULT_POOL environment variable.
 //   - Buffer is a span of bytes with a reference count (Go owners) and an
@@ -28,9 +29,13 @@
 // # Memory rules
 //
 // Memory handed out never moves and is never collected while anything refers
-// to it: it is either off the Go heap (mmap, for large buffers) or on the Go
-// heap and pinned with runtime.Pinner from allocation until free, so its
-// address may be stored in C memory (also under cgocheck2). A Buffer returns
+// to it: it is either off the Go heap (mapped slabs and mappings: every
+// backend DefaultPool may use) or, from GoAllocator, on the Go heap and pinned
+// with runtime.Pinner from allocation until free, so its address may be stored
+// in C memory (also under cgocheck2). Running out of memory is ErrNoMemory
+// from every backend NewAllocator names, never the Go runtime's fatal error;
+// under an address-space limit (RLIMIT_AS) a mapping that would leave the Go
+// heap too little room is refused (CheckAddressSpace). A Buffer returns
 // its memory only when the last reference is gone and no export is live;
 // freeing exported memory is refused with ErrExported rather than risked.
 //

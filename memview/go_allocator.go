@@ -14,6 +14,12 @@ var _ Allocator = (*GoAllocator)(nil)
 // bytes, is aligned to 64 bytes inside that block and is pinned with
 // runtime.Pinner from Allocate until Free.
 //
+// Running out of Go heap is a fatal error of the Go runtime, not an error
+// Allocate could return, so GoAllocator is not a backend NewAllocator offers
+// by name (nor MEMVIEW_DEFAULT_POOL): it is for Go programs that want their
+// buffers in the Go heap, and it serves HostAllocator's small sizes where
+// there is no SlabAllocator (systems other than Linux).
+//
 // The Go collector does not move heap objects today, but only pinned memory
 // may be stored in C memory under cgocheck2, and pinning states the rule
 // instead of relying on an implementation detail. The allocator keeps the

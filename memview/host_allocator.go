@@ -4,29 +4,32 @@ import "fmt"
 
 var _ Allocator = (*HostAllocator)(nil)
 
-// hostMmapThreshold is the size from which HostAllocator maps memory instead
-// of using the Go heap.
+// hostMmapThreshold is the size from which HostAllocator maps memory of its own
+// for each allocation instead of serving it from a slab.
 const hostMmapThreshold = 1 << 20
 
 // HostAllocator is the default backend: sizes below 1 MiB come from a
-// GoAllocator (cheap, pinned), sizes from 1 MiB up from an MmapAllocator.
+// SlabAllocator (small blocks carved from mapped slabs and reused at once),
+// sizes from 1 MiB up from an MmapAllocator (a mapping each).
 //
-// Large buffers thus never touch the Go heap: they add nothing to the
-// collector's work or heap goal, go back to the system at once on Free, and are
-// zero-filled lazily by the kernel, so allocating one is O(1) in its size.
+// None of its memory is on the Go heap (on Linux; elsewhere small blocks are
+// pinned Go memory): it never moves, adds nothing to the collector's work,
+// and running out of it is ErrNoMemory — a MemoryError in Python — never the
+// Go runtime's fatal error. Large buffers go back to the system at once on
+// Free and are zero-filled lazily by the kernel, so allocating one is O(1) in
+// its size.
 //
 // The zero value is ready to use; a HostAllocator must not be copied after
 // first use.
 type HostAllocator struct {
-	small GoAllocator
+	small smallAllocator
 	large MmapAllocator
 }
 
 // Name returns "host".
 func (a *HostAllocator) Name() string { return "host" }
 
-// Allocate returns size zero bytes, 64-byte aligned, from the Go heap (pinned)
-// or from mmap.
+// Allocate returns size zero bytes, 64-byte aligned, from a slab or from mmap.
 func (a *HostAllocator) Allocate(size int) ([]byte, error) {
 	if size < 0 {
 		return nil, fmt.Errorf("memview: host allocator: negative size %d: %w", size, ErrInvalid)

@@ -42,6 +42,9 @@ func (a *MmapAllocator) Allocate(size int) ([]byte, error) {
 	if n == 0 {
 		n = os.Getpagesize()
 	}
+	if err := checkAddressSpace(n); err != nil {
+		return nil, fmt.Errorf("memview: mmap allocator: %w", err)
+	}
 	m, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
 		return nil, fmt.Errorf("memview: mmap allocator: cannot map %d bytes (%v): %w", size, err, ErrNoMemory)

@@ -80,7 +80,7 @@ func (p *Pool) Device() Device {
 func (p *Pool) BackendName() string { return p.alloc.Name() }
 
 // DefaultPoolEnv is the environment variable that chooses the backend of
-// DefaultPool: "host" (the default), "go" or "mmap".
+// DefaultPool: "host" (the default) or "mmap".
 const DefaultPoolEnv = "MEMVIEW_DEFAULT_POOL"
 
 var (
@@ -116,21 +116,23 @@ func newDefaultPool(name string) (*Pool, string) {
 	a, err := NewAllocator(name)
 	if err != nil {
 		return NewPool(&HostAllocator{}), fmt.Sprintf(
-			"memview: %s=%q is not a known backend (host, go, mmap); using host", DefaultPoolEnv, name)
+			"memview: %s=%q is not a known backend (host, mmap); using host", DefaultPoolEnv, name)
 	}
 	return NewPool(a), ""
 }
 
-// NewAllocator returns a new allocator for a backend name: "host", "go" or
-// "mmap". An unknown name wraps ErrInvalid.
+// NewAllocator returns a new allocator for a backend name: "host" or "mmap".
+// An unknown name wraps ErrInvalid.
+//
+// Both keep array memory off the Go heap, so that running out of memory is
+// ErrNoMemory and never the Go runtime's fatal error. GoAllocator, whose
+// memory is the Go heap, is not offered by name for that reason.
 func NewAllocator(name string) (Allocator, error) {
 	switch name {
 	case "host":
 		return &HostAllocator{}, nil
-	case "go":
-		return &GoAllocator{}, nil
 	case "mmap":
 		return &MmapAllocator{}, nil
 	}
-	return nil, fmt.Errorf("memview: unknown allocator backend %q (want host, go or mmap): %w", name, ErrInvalid)
+	return nil, fmt.Errorf("memview: unknown allocator backend %q (want host or mmap): %w", name, ErrInvalid)
 }

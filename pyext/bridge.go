@@ -80,6 +80,11 @@ func ints(p *C.int64_t, n C.int) []int {
 
 // finish hands a new array to C, or reports err.
 func finish(a *memview.Array, err error, m *C.mv_meta, e *C.mv_err) C.int {
+	if err == nil {
+		if err = roomForHandle(); err != nil {
+			_ = a.Release()
+		}
+	}
 	if err != nil {
 		return setErr(e, err)
 	}
@@ -178,6 +183,11 @@ func withArray(h C.uintptr_t, e *C.mv_err, fn func(a *memview.Array) error) C.in
 func derive(h C.uintptr_t, m *C.mv_meta, e *C.mv_err, fn func(a *memview.Array) (*memview.Array, error)) C.int {
 	return withArray(h, e, func(a *memview.Array) error {
 		v, err := fn(a)
+		if err == nil {
+			if err = roomForHandle(); err != nil {
+				_ = v.Release()
+			}
+		}
 		if err == nil {
 			fillMeta(v, m)
 		}

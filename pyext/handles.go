@@ -3,6 +3,7 @@ package pyext
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/memview/memview/memview"
 )
@@ -98,6 +99,24 @@ func dropHandle(h uintptr) error {
 	t.live--
 	t.mu.Unlock()
 	return a.Release()
+}
+
+// handleChecks counts calls of roomForHandle.
+var handleChecks atomic.Uint32
+
+// roomForHandle is called before each new array handle. Every 64th call it
+// checks that the process's address-space limit, if it has one, leaves the Go
+// heap room to grow (memview.CheckAddressSpace): array objects made in bulk
+// (views, say, which allocate no array memory) then end in MemoryError, as
+// their Python objects would, and never in the Go runtime's fatal error.
+func roomForHandle() error {
+	if handleChecks.Add(1)%64 != 0 {
+		return nil
+	}
+	if err := memview.CheckAddressSpace(0); err != nil {
+		return fmt.Errorf("memview: cannot make another array object: %w", err)
+	}
+	return nil
 }
 
 // liveHandles counts the handles not yet deleted, so tests can prove every one

@@ -112,7 +112,7 @@ def test_release_frees_when_last_reference():
 
 def test_pool_statistics():
     pool = mv.default_pool()
-    assert pool.backend_name in ("host", "go", "mmap")
+    assert pool.backend_name in ("host", "mmap")
     n0, total0 = pool.num_allocations, pool.total_bytes_allocated
     a = mv.empty((256, 256))
     assert pool.num_allocations == n0 + 1

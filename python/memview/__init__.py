@@ -291,7 +291,7 @@ class Pool:
 
     @property
     def backend_name(self) -> str:
-        """The allocator behind the pool: "host" (default), "go" or "mmap"."""
+        """The allocator behind the pool: "host" (default) or "mmap"."""
         return _core.pool_info()[0]
 
     def __repr__(self):
