@@ -57,7 +57,7 @@ type slab struct {
 	base       unsafe.Pointer // off the Go heap
 	bytes      int            // of the mapping
 	class      int            // index into slabClassSize
-	size       int    // block size
+	size       int            // block size
 	nblk, used int
 	hint       int // first bitmap word that may have a free block
 	alloc      [slabWords]uint64
