@@ -125,6 +125,7 @@ def patch_generated_go(path: Path) -> None:
     # the interpreter that loads the extension provides every Python symbol.
     text = cflags.sub("#cgo CFLAGS: -Wno-error -Wno-implicit-function-declaration -Wno-int-conversion", text, 1)
     text = ldflags.sub("", text, 1)
+    text = gate_bound_functions(text, path.name)
     path.write_text(text)
     patch(path, [
         ("#include <Python.h>\n", "#include <Python.h>\n#include <stdlib.h>\n"),
@@ -134,6 +135,40 @@ def patch_generated_go(path: Path) -> None:
         ("v := C.PyComplex_AsCComplex(o)\n\treturn complex(float64(v.real), float64(v.imag))",
          "return complex(float64(C.PyComplex_RealAsDouble(o)), float64(C.PyComplex_ImagAsDouble(o)))"),
     ])
+
+
+SAVE_THREAD = "_saved_thread := C.PyEval_SaveThread()\n"
+RESTORE_DEFERRED = "\tdefer C.PyEval_RestoreThread(_saved_thread)\n"
+RESTORE = "\tC.PyEval_RestoreThread(_saved_thread)\n"
+
+
+def gate_bound_functions(text: str, name: str) -> str:
+    """Make every bound function's Go code, which runs without the GIL, pass the fork
+    gate (pyext/forkgate): a fork waits for it, and it leaves the gate before it takes
+    the GIL back. Install is left out: it takes the GIL itself, inside."""
+    funcs = re.split(r"(?m)^(?=//export )", text)
+    gated = 0
+    for i, f in enumerate(funcs):
+        if SAVE_THREAD not in f or f.startswith("//export pyext_Install\n"):
+            continue
+        f = f.replace(SAVE_THREAD, SAVE_THREAD + "\t_leave := forkgate.Enter()\n", 1)
+        if RESTORE_DEFERRED in f:
+            f = f.replace(RESTORE_DEFERRED, RESTORE_DEFERRED + "\tdefer _leave()\n", 1)
+        elif RESTORE in f:
+            f = f.replace(RESTORE, "\t_leave()\n" + RESTORE, 1)
+        else:
+            sys.exit(f"build.py: gopy output changed: a function in {name} gives up the GIL "
+                     "and never takes it back; update gate_bound_functions")
+        funcs[i] = f
+        gated += 1
+    if gated == 0:
+        sys.exit(f"build.py: gopy output changed: no function in {name} gives up the GIL; "
+                 "update gate_bound_functions")
+    text = "".join(funcs)
+    imp = '\t"github.com/memview/memview/pyext"\n'
+    if imp not in text:
+        sys.exit(f"build.py: gopy output changed: {name} does not import pyext")
+    return text.replace(imp, imp + '\t"github.com/memview/memview/pyext/forkgate"\n', 1)
 
 
 def patch_generated_c(path: Path) -> None:

@@ -1,8 +1,8 @@
 package memview
 
 import (
-	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -20,12 +20,15 @@ type copyPlan struct {
 const tileMinStride = 64
 
 // Copies that move at least parallelMinBytes are split over up to
-// GOMAXPROCS goroutines, each with at least parallelChunk bytes. (Variables
+// parallelism() goroutines (GOMAXPROCS unless SetParallelism says less), each with at least parallelChunk bytes. (Variables
 // so that tests can exercise the split on small arrays.)
 var (
 	parallelMinBytes = 4 << 20
 	parallelChunk    = 2 << 20
 )
+
+// parallelSplits counts the copies split over goroutines (for tests).
+var parallelSplits atomic.Int64
 
 // copyStrided copies the items of a strided src to a strided dst of the same
 // shape; src strides may be 0 (broadcasting, or a fill from one item). dst
@@ -44,7 +47,7 @@ func copyStrided(dst unsafe.Pointer, dstStrides []int, src unsafe.Pointer, srcSt
 		size *= a.n
 	}
 	if nbytes := size * itemsize; nbytes >= parallelMinBytes {
-		workers := min(runtime.GOMAXPROCS(0), nbytes/parallelChunk)
+		workers := min(parallelism(), nbytes/parallelChunk)
 		if workers >= 2 && selfOverlapFree(p.axes, itemsize) {
 			p.parallel(dst, src, workers, itemsize)
 			return
@@ -97,6 +100,7 @@ func (p *copyPlan) exec(dst, src unsafe.Pointer) {
 // parts and runs them at once, the first on this goroutine. A panic in a
 // worker is re-raised here.
 func (p *copyPlan) parallel(dst, src unsafe.Pointer, workers, itemsize int) {
+	parallelSplits.Add(1)
 	j := 0
 	for k, a := range p.axes {
 		if a.n > p.axes[j].n {

@@ -58,7 +58,8 @@
 // items with loads and stores of their size (runs contiguous in both are one
 // memmove; on amd64, from 1 MiB, a copy with non-temporal stores in
 // assembly), goes through cache-sized tiles when the source is transposed,
-// and splits copies of 4 MiB or more over GOMAXPROCS goroutines. Views of one
+// and splits copies of 4 MiB or more over GOMAXPROCS goroutines (fewer after
+// SetParallelism; one in a forked child). Views of one
 // buffer that overlap are copied as if through a temporary.
 //
 // # Errors

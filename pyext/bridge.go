@@ -12,6 +12,7 @@ import (
 
 	"github.com/memview/memview/cuda"
 	"github.com/memview/memview/memview"
+	"github.com/memview/memview/pyext/forkgate"
 )
 
 // The functions in this file are called from C (module.c, exporter.c) with the
@@ -96,6 +97,7 @@ func finish(a *memview.Array, err error, m *C.mv_meta, e *C.mv_err) C.int {
 func mvgo_empty(ndim C.int, shape *C.int64_t, dtype *C.char, order C.char, device *C.char,
 	m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
+	defer forkgate.Enter()() // may run without the GIL (module.c)
 	dt, err := memview.ParseDType(C.GoString(dtype))
 	if err != nil {
 		return setErr(e, err)

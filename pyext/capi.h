@@ -25,6 +25,7 @@ typedef struct {
     int c_contig;
     int f_contig;
     Py_ssize_t exports;    /* live Py_buffer exports */
+    Py_ssize_t busy;       /* calls working on the array without the GIL */
     Py_ssize_t *shape;     /* ndim entries, then ndim strides; NULL when ndim == 0 */
     Py_ssize_t *strides;
     PyObject *base;        /* what keeps the memory alive (source object or owning array), or NULL */
@@ -51,5 +52,12 @@ PyObject *mv_new_array(const mv_meta *m, PyObject *base);
 PyObject *mv_raise(const mv_err *e);
 /* mv_check_live raises ValueError for a released array; returns 0 if live. */
 int mv_check_live(MVArray *a);
+/* fork.c: mv_install_fork_handlers registers the pthread_atfork handlers once.
+ * mv_check_go raises RuntimeError (and returns -1) in a child forked while Go
+ * work could not be stopped, where no Go may run; mv_go_usable says the same
+ * without raising. */
+int mv_install_fork_handlers(void);
+int mv_check_go(void);
+int mv_go_usable(void);
 
 #endif

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memview/memview/cuda"
 	"github.com/memview/memview/memview"
+	"github.com/memview/memview/pyext/forkgate"
 )
 
 // The CUDA half of the bridge: allocation on a device, copies and fills that
@@ -82,6 +83,7 @@ func pending(s *cuda.Stream, arrays ...*memview.Array) C.uintptr_t {
 func mvgo_copy_to_device(h C.uintptr_t, device *C.char, order C.char, stream C.uintptr_t,
 	m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
+	defer forkgate.Enter()() // may run without the GIL (module.c)
 	var left C.uintptr_t
 	rc = derive(h, m, e, func(a *memview.Array) (*memview.Array, error) {
 		dev := a.Device()
@@ -133,6 +135,7 @@ func mvgo_copy_to_device(h C.uintptr_t, device *C.char, order C.char, stream C.u
 //export mvgo_copyto
 func mvgo_copyto(dst, src C.uintptr_t, stream C.uintptr_t, left *C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
+	defer forkgate.Enter()() // may run without the GIL (module.c)
 	return withArray(dst, e, func(d *memview.Array) error {
 		s, err := lookup(uintptr(src))
 		if err != nil {
@@ -156,6 +159,7 @@ func mvgo_copyto(dst, src C.uintptr_t, stream C.uintptr_t, left *C.uintptr_t, e 
 //export mvgo_fill
 func mvgo_fill(h C.uintptr_t, item unsafe.Pointer, n C.int64_t, stream C.uintptr_t, left *C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
+	defer forkgate.Enter()() // may run without the GIL (module.c)
 	b := C.GoBytes(item, C.int(n))
 	return withArray(h, e, func(a *memview.Array) error {
 		if hostOnly(a) {
@@ -224,6 +228,7 @@ func mvgo_stream_destroy(h C.uintptr_t, e *C.mv_err) (rc C.int) {
 //export mvgo_stream_sync
 func mvgo_stream_sync(ordinal C.int, h C.uintptr_t, query C.int, done *C.int, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
+	defer forkgate.Enter()() // may run without the GIL (module.c)
 	s := cuda.StreamOf(int(ordinal), uintptr(h))
 	if v, ok := streams.Load(uintptr(h)); ok {
 		s = v.(*cuda.Stream)

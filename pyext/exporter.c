@@ -97,7 +97,10 @@ array_dealloc(PyObject *self)
     MVArray *a = (MVArray *)self;
     PyTypeObject *tp = Py_TYPE(self);
     if (a->handle != 0) {
-        mvgo_release((uintptr_t)a->handle, NULL);
+        /* In a child forked while Go could not be stopped, Go is never entered
+         * again: the handle (and the parent's memory it names) is left as is. */
+        if (mv_go_usable())
+            mvgo_release((uintptr_t)a->handle, NULL);
         a->handle = 0;
     }
     Py_CLEAR(a->base);

@@ -61,6 +61,33 @@ int64_tuple(PyObject *t, int64_t *out, const char *what)
     return (int)n;
 }
 
+/* Long work runs without the GIL, so that other Python threads keep running:
+ * copies and fills of MV_NOGIL_MIN bytes or more, and everything that involves
+ * a CUDA device (allocation with its zero-fill, transfers, synchronisation).
+ * The arrays involved stay alive (the call holds references to them) and are
+ * marked busy, so a release() from another thread is refused meanwhile; the Go
+ * side passes the fork gate (fork.go). Below the threshold, giving the GIL up
+ * and taking it back would cost more than the work. */
+#define MV_NOGIL_MIN (1 << 16)
+
+static int
+long_work(const MVArray *a)
+{
+    return a->len >= MV_NOGIL_MIN || a->device_kind != MV_DEV_CPU;
+}
+
+/* NOGIL(cond, stmt) runs stmt without the GIL when cond holds. */
+#define NOGIL(cond, stmt)             \
+    do {                              \
+        if (cond) {                   \
+            Py_BEGIN_ALLOW_THREADS    \
+            stmt;                     \
+            Py_END_ALLOW_THREADS      \
+        } else {                      \
+            stmt;                     \
+        }                             \
+    } while (0)
+
 static PyObject *
 finish(int rc, const mv_meta *m, const mv_err *e, PyObject *base)
 {
@@ -91,6 +118,8 @@ finish_view(int rc, const mv_meta *m, const mv_err *e, MVArray *parent)
 static PyObject *
 core_empty(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     PyObject *shape_t;
     const char *dtype, *order, *device = NULL;
     if (!PyArg_ParseTuple(args, "Oss|s", &shape_t, &dtype, &order, &device))
@@ -105,7 +134,9 @@ core_empty(PyObject *mod, PyObject *args)
         return NULL;
     mv_meta m;
     mv_err e;
-    int rc = mvgo_empty(n, shape, (char *)dtype, order[0], (char *)device, &m, &e);
+    int rc;
+    /* a device allocation waits for its zero-fill */
+    NOGIL(device != NULL, rc = mvgo_empty(n, shape, (char *)dtype, order[0], (char *)device, &m, &e));
     return finish(rc, &m, &e, NULL);
 }
 
@@ -126,6 +157,8 @@ mv_release_import(void *token)
 static PyObject *
 core_from_buffer(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     PyObject *obj;
     int writable;
     if (!PyArg_ParseTuple(args, "Oi", &obj, &writable))
@@ -199,6 +232,8 @@ mv_release_object(void *token)
 static PyObject *
 core_from_cai(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     PyObject *obj, *ptr_o, *shape_t, *strides_o;
     const char *typestr;
     int readonly, sync;
@@ -243,6 +278,8 @@ core_from_cai(PyObject *mod, PyObject *args)
 static PyObject *
 core_dtype_info(PyObject *mod, PyObject *arg)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     const char *name = PyUnicode_AsUTF8AndSize(arg, NULL);
     if (name == NULL)
         return NULL;
@@ -261,6 +298,8 @@ core_dtype_info(PyObject *mod, PyObject *arg)
 static PyObject *
 core_dtype_desc(PyObject *mod, PyObject *arg)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     const char *name = PyUnicode_AsUTF8AndSize(arg, NULL);
     if (name == NULL)
         return NULL;
@@ -277,6 +316,8 @@ core_dtype_desc(PyObject *mod, PyObject *arg)
 static PyObject *
 core_cuda_device_count(PyObject *mod, PyObject *unused)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     return PyLong_FromLong(mvgo_cuda_device_count());
 }
 
@@ -286,6 +327,8 @@ core_cuda_device_count(PyObject *mod, PyObject *unused)
 static PyObject *
 core_view(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     PyObject *o, *key;
     if (!PyArg_ParseTuple(args, "OO!", &o, &PyTuple_Type, &key))
         return NULL;
@@ -333,6 +376,8 @@ array_and_ints(PyObject *args, int64_t *out, int *n, const char *what)
 static PyObject *
 core_transpose(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     int64_t axes[MV_MAXDIM];
     int n;
     MVArray *a = array_and_ints(args, axes, &n, "axes");
@@ -348,6 +393,8 @@ core_transpose(PyObject *mod, PyObject *args)
 static PyObject *
 core_reshape(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     int64_t shape[MV_MAXDIM];
     int n;
     MVArray *a = array_and_ints(args, shape, &n, "shape");
@@ -363,6 +410,8 @@ core_reshape(PyObject *mod, PyObject *args)
 static PyObject *
 core_readonly_view(PyObject *mod, PyObject *o)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     MVArray *a = live_array(o, "array");
     if (a == NULL)
         return NULL;
@@ -379,6 +428,8 @@ core_readonly_view(PyObject *mod, PyObject *o)
 static PyObject *
 core_copy(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     PyObject *o;
     const char *order, *device = "";
     unsigned long long stream = 0;
@@ -389,7 +440,11 @@ core_copy(PyObject *mod, PyObject *args)
         return NULL;
     mv_meta m;
     mv_err e;
-    int rc = mvgo_copy_to_device(a->handle, (char *)device, order[0], (uintptr_t)stream, &m, &e);
+    int rc;
+    a->busy++;
+    NOGIL(long_work(a) || device[0] != 0,
+          rc = mvgo_copy_to_device(a->handle, (char *)device, order[0], (uintptr_t)stream, &m, &e));
+    a->busy--;
     return finish(rc, &m, &e, NULL);
 }
 
@@ -398,6 +453,8 @@ core_copy(PyObject *mod, PyObject *args)
 static PyObject *
 core_copyto(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     PyObject *d, *s;
     unsigned long long stream = 0;
     if (!PyArg_ParseTuple(args, "OO|K", &d, &s, &stream))
@@ -410,7 +467,14 @@ core_copyto(PyObject *mod, PyObject *args)
         return NULL;
     mv_err e;
     uintptr_t left = 0;
-    if (mvgo_copyto(dst->handle, src->handle, (uintptr_t)stream, &left, &e) != 0)
+    int rc;
+    dst->busy++;
+    src->busy++;
+    NOGIL(long_work(dst) || long_work(src),
+          rc = mvgo_copyto(dst->handle, src->handle, (uintptr_t)stream, &left, &e));
+    dst->busy--;
+    src->busy--;
+    if (rc != 0)
         return mv_raise(&e);
     if (left != 0)
         dst->stream = (long long)left;
@@ -421,6 +485,8 @@ core_copyto(PyObject *mod, PyObject *args)
 static PyObject *
 core_fill(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     PyObject *o;
     const char *item;
     Py_ssize_t n;
@@ -432,7 +498,11 @@ core_fill(PyObject *mod, PyObject *args)
         return NULL;
     mv_err e;
     uintptr_t left = 0;
-    if (mvgo_fill(a->handle, (void *)item, n, (uintptr_t)stream, &left, &e) != 0)
+    int rc;
+    a->busy++;
+    NOGIL(long_work(a), rc = mvgo_fill(a->handle, (void *)item, n, (uintptr_t)stream, &left, &e));
+    a->busy--;
+    if (rc != 0)
         return mv_raise(&e);
     if (left != 0)
         a->stream = (long long)left;
@@ -443,6 +513,8 @@ core_fill(PyObject *mod, PyObject *args)
 static PyObject *
 core_release(PyObject *mod, PyObject *o)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     if (!mv_is_array(o)) {
         PyErr_SetString(PyExc_TypeError, "memview: release needs a memview.Array");
         return NULL;
@@ -453,6 +525,11 @@ core_release(PyObject *mod, PyObject *o)
     if (a->exports > 0) {
         PyErr_Format(PyExc_BufferError,
                      "memview: cannot release an array with %zd live buffer export(s)", a->exports);
+        return NULL;
+    }
+    if (a->busy > 0) {
+        PyErr_SetString(PyExc_BufferError,
+                        "memview: cannot release an array while another thread copies into or from it");
         return NULL;
     }
     mv_err e;
@@ -467,6 +544,8 @@ core_release(PyObject *mod, PyObject *o)
 static PyObject *
 core_go_scale(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     PyObject *o;
     double f;
     if (!PyArg_ParseTuple(args, "Od", &o, &f))
@@ -484,6 +563,8 @@ core_go_scale(PyObject *mod, PyObject *args)
 static PyObject *
 core_go_sum(PyObject *mod, PyObject *o)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     MVArray *a = live_array(o, "array");
     if (a == NULL)
         return NULL;
@@ -499,6 +580,8 @@ core_go_sum(PyObject *mod, PyObject *o)
 static PyObject *
 core_selftest_panic(PyObject *mod, PyObject *unused)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     mv_err e;
     if (mvgo_selftest_panic(&e) != 0)
         return mv_raise(&e);
@@ -509,6 +592,8 @@ core_selftest_panic(PyObject *mod, PyObject *unused)
 static PyObject *
 core_pool_info(PyObject *mod, PyObject *unused)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     char backend[64], warning[512];
     mvgo_pool_info(backend, sizeof backend, warning, sizeof warning);
     return Py_BuildValue("(ss)", backend, warning);
@@ -520,6 +605,8 @@ core_pool_info(PyObject *mod, PyObject *unused)
 static PyObject *
 core_from_exporter(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     unsigned long long id;
     int writable; /* -1 as lent, 0 read-only, 1 writable required */
     if (!PyArg_ParseTuple(args, "Ki", &id, &writable))
@@ -534,6 +621,8 @@ core_from_exporter(PyObject *mod, PyObject *args)
 static PyObject *
 core_drop_exporter(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     unsigned long long id;
     if (!PyArg_ParseTuple(args, "K", &id))
         return NULL;
@@ -547,6 +636,8 @@ core_drop_exporter(PyObject *mod, PyObject *args)
 static PyObject *
 core_example_image(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     long long w, h;
     if (!PyArg_ParseTuple(args, "LL", &w, &h))
         return NULL;
@@ -561,6 +652,8 @@ core_example_image(PyObject *mod, PyObject *args)
 static PyObject *
 core_example_image_call(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     unsigned long long id;
     int op, r = 0, g = 0, b = 0;
     long long x = 0, y = 0;
@@ -578,6 +671,8 @@ core_example_image_call(PyObject *mod, PyObject *args)
 static PyObject *
 core_cuda_stream_create(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     int ordinal, non_blocking;
     if (!PyArg_ParseTuple(args, "ip", &ordinal, &non_blocking))
         return NULL;
@@ -592,6 +687,8 @@ core_cuda_stream_create(PyObject *mod, PyObject *args)
 static PyObject *
 core_cuda_stream_destroy(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     unsigned long long h;
     if (!PyArg_ParseTuple(args, "K", &h))
         return NULL;
@@ -606,13 +703,17 @@ core_cuda_stream_destroy(PyObject *mod, PyObject *args)
 static PyObject *
 core_cuda_stream_sync(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     int ordinal, query;
     unsigned long long h;
     if (!PyArg_ParseTuple(args, "iKp", &ordinal, &h, &query))
         return NULL;
     int done = 0;
     mv_err e;
-    if (mvgo_stream_sync(ordinal, (uintptr_t)h, query, &done, &e) != 0)
+    int rc;
+    NOGIL(!query, rc = mvgo_stream_sync(ordinal, (uintptr_t)h, query, &done, &e));
+    if (rc != 0)
         return mv_raise(&e);
     return PyBool_FromLong(done);
 }
@@ -622,6 +723,8 @@ core_cuda_stream_sync(PyObject *mod, PyObject *args)
 static PyObject *
 core_cuda_pool_stats(PyObject *mod, PyObject *unused)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     int64_t s[4] = {0, 0, 0, 0};
     mvgo_cuda_pool_stats(s);
     return Py_BuildValue("(LLLL)", (long long)s[0], (long long)s[1], (long long)s[2], (long long)s[3]);
@@ -694,6 +797,8 @@ mv_install(void)
         rc = 0;
         goto out;
     }
+    if (mv_install_fork_handlers() < 0)
+        goto fail;
     PyObject *mod = PyModule_Create(&core_module);
     if (mod == NULL)
         goto fail;

@@ -1,0 +1,252 @@
+"""A forked child never hangs and never crashes.
+
+fork() keeps only the calling thread; Go's other threads are gone in the child. memview
+brackets every fork (pthread_atfork): it waits for its Go work in other threads, keeps
+the Go collector off in the child and runs copies on the calling thread there, so that
+allocation, copies, fills, imports and every export keep working in the child. Each case
+runs in a subprocess with a timeout: a hang is a failure, not a stuck test run.
+"""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+TIMEOUT = 120
+
+PRELUDE = textwrap.dedent("""
+    import gc, os, sys, threading, time
+    import numpy as np
+    import memview as mv
+
+    def wait(pid, seconds=60):
+        t0 = time.time()
+        while time.time() - t0 < seconds:
+            r, status = os.waitpid(pid, os.WNOHANG)
+            if r:
+                return os.waitstatus_to_exitcode(status)
+            time.sleep(0.02)
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        return "hang"
+
+    def in_child(fn):
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                fn()
+                code = 0
+            except BaseException as e:
+                print("child failed:", type(e).__name__, e, flush=True)
+            finally:
+                sys.stdout.flush()
+                os._exit(code)
+        return wait(pid)
+""")
+
+
+def run(body, env=None, timeout=TIMEOUT):
+    r = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(body)],
+                       env=dict(os.environ, **(env or {})), capture_output=True, text=True,
+                       timeout=timeout)
+    assert r.returncode == 0, f"exit {r.returncode}\nstdout:\n{r.stdout}\nstderr:\n{r.stderr[-3000:]}"
+    return r.stdout
+
+
+def test_every_operation_in_a_forked_child():
+    out = run("""
+        inherited = mv.arange(1 << 20, dtype="float64")   # 8 MiB, made before the fork
+        small = mv.zeros((3, 4))
+
+        def child():
+            # NumPy export of an inherited array, written in the child
+            n = np.asarray(inherited)
+            assert n[12345] == 12345.0
+            n[0] = -1.0
+            assert inherited[0] == -1.0
+            # fill and copy of 4 MiB and more: split over goroutines in a normal process
+            big = mv.empty(1 << 20)
+            big.fill(2.0)
+            c = big.copy()
+            c[...] = inherited[::-1]
+            assert c[0] == (1 << 20) - 1 and c[-1] == -1.0
+            inherited.fill(3.0)
+            assert mv.sum_in_go(inherited) == 3.0 * (1 << 20)
+            # 50 000 small allocations: more than the first Go collection would need
+            for i in range(50_000):
+                t = mv.empty(8)
+                t[0] = i
+            # imports, views, exports of new arrays
+            x = np.arange(12.0).reshape(3, 4)
+            v = mv.from_buffer(x)[::-1, ::2]
+            v[0, 0] = 100.0
+            assert x[2, 0] == 100.0
+            m = memoryview(small.T)
+            assert m.shape == (4, 3)
+            m.release()
+            assert np.asarray(mv.full((2, 2), 7))[1, 1] == 7
+            with mv.zeros(5) as r:
+                r[1] = 1
+            del big, c, t, x, v
+            gc.collect()
+            print("child", mv.default_pool().num_live, mv.live_handles())
+
+        assert in_child(child) == 0
+        # the parent is untouched by the child's writes and keeps working
+        assert inherited[0] == 0.0 and inherited[5] == 5.0
+        for i in range(50_000):
+            t = mv.empty(8)
+        big = mv.empty(1 << 20)
+        big.fill(1.0)
+        assert mv.sum_in_go(big) == float(1 << 20)
+        print("parent ok")
+    """)
+    assert "parent ok" in out
+    child = [line for line in out.splitlines() if line.startswith("child")]
+    assert child == ["child 2 2"], out  # inherited and small are still alive in the child
+
+
+def test_fork_waits_for_long_work_in_other_threads():
+    """A copy running without the GIL in another thread is waited for (prepare), so the
+    child's Go runtime is in a clean state and everything works there."""
+    out = run("""
+        src = mv.zeros(1 << 25)   # 256 MiB
+        dst = mv.empty(1 << 25)
+        stop = threading.Event()
+        copies = [0]
+
+        def copier():
+            while not stop.is_set():
+                dst[...] = src
+                copies[0] += 1
+
+        threads = [threading.Thread(target=copier) for _ in range(2)]
+        for t in threads:
+            t.start()
+        while copies[0] == 0:
+            time.sleep(0.001)
+
+        def child():
+            a = mv.empty(1 << 20)
+            a.fill(5.0)
+            b = a.copy()
+            assert mv.sum_in_go(b) == 5.0 * (1 << 20)
+            for i in range(30_000):
+                mv.empty(4)
+
+        codes = [in_child(child) for _ in range(3)]
+        stop.set()
+        for t in threads:
+            t.join()
+        print(codes, copies[0] > 0)
+    """)
+    assert out.split("\n")[0] == "[0, 0, 0] True"
+
+
+def test_child_refuses_go_when_work_could_not_be_stopped():
+    """When Go work in another thread does not finish in time (here: no waiting at all),
+    the child never enters Go: operations that need it raise RuntimeError at once and
+    name the start methods that work; inherited arrays still serve the buffer protocol."""
+    out = run("""
+        src = mv.zeros(1 << 25)
+        dst = mv.empty(1 << 25)
+        keep = mv.arange(10, dtype="float64")
+        stop = threading.Event()
+        busy = threading.Event()
+
+        def copier():
+            while not stop.is_set():
+                busy.set()
+                dst[...] = src
+
+        t = threading.Thread(target=copier)
+        t.start()
+        busy.wait()
+        time.sleep(0.05)
+
+        def child():
+            n = np.asarray(keep)           # the buffer protocol needs no Go
+            n[3] = 33.0
+            assert memoryview(keep)[3] == 33.0
+            try:
+                mv.empty(4)
+            except RuntimeError as e:
+                assert "spawn" in str(e) and "forkserver" in str(e), e
+            else:
+                # the copier was between two copies at the fork: the child is usable
+                print("child usable")
+                return
+            for op in (lambda: keep.copy(), lambda: keep.fill(1.0), lambda: keep[1:],
+                       lambda: mv.from_buffer(bytearray(8))):
+                try:
+                    op()
+                except RuntimeError:
+                    pass
+                else:
+                    raise AssertionError("an operation that needs Go did not raise")
+            print("child refused")
+
+        for _ in range(5):
+            assert in_child(child) == 0
+        stop.set()
+        t.join()
+    """, env={"MEMVIEW_FORK_WAIT_MS": "0"})
+    lines = set(out.split())
+    assert lines <= {"child", "refused", "usable"}, out
+    assert "refused" in lines, out
+
+
+def test_nested_fork():
+    out = run("""
+        a = mv.zeros(1 << 20)
+
+        def grandchild():
+            b = mv.empty(1 << 20)
+            b.fill(4.0)
+            a[...] = b
+            assert mv.sum_in_go(a) == 4.0 * (1 << 20)
+
+        def child():
+            for i in range(30_000):
+                mv.empty(4)
+            assert in_child(grandchild) == 0
+            a.fill(1.0)
+
+        assert in_child(child) == 0
+        print("ok", a[0])
+    """)
+    assert out.strip() == "ok 0.0"
+
+
+@pytest.mark.parametrize("method", ["fork", "forkserver"])
+def test_multiprocessing_pool(method, tmp_path):
+    """multiprocessing's fork and forkserver start methods (with memview preloaded in the
+    server), as PyTorch DataLoader workers use them: workers allocate, fill and copy."""
+    script = textwrap.dedent("""
+        import multiprocessing as mp, sys
+        import memview as mv
+
+        def work(i):
+            import numpy as np
+            a = mv.empty(1 << 20)
+            a.fill(float(i))
+            b = a.copy()
+            for _ in range(30_000):
+                mv.empty(16)
+            return mv.sum_in_go(b), float(np.asarray(b)[5])
+
+        if __name__ == "__main__":
+            ctx = mp.get_context(sys.argv[1])
+            if sys.argv[1] == "forkserver":
+                ctx.set_forkserver_preload(["memview"])
+            with ctx.Pool(4) as pool:
+                print(pool.map_async(work, range(8)).get(timeout=90))
+    """)
+    path = tmp_path / "pool_script.py"  # a file: forkserver workers import __main__ from it
+    path.write_text(script)
+    r = subprocess.run([sys.executable, str(path), method], capture_output=True, text=True,
+                       timeout=TIMEOUT)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert eval(r.stdout) == [(float(i << 20), float(i)) for i in range(8)]
