@@ -6,11 +6,17 @@ import (
 )
 
 // device is the state memview keeps per CUDA device: its primary context (the
-// one CuPy, Numba and PyTorch use, so memory and streams are shared with them)
-// and a private non-blocking stream for zero-filling new memory.
+// one CuPy, Numba and PyTorch use, so memory and streams are shared with
+// them), a private non-blocking stream for zero-filling new memory, and
+// memview's kernels, loaded into the context when first needed.
 type device struct {
-	ctx  uintptr
-	zero uintptr
+	ordinal int
+	ctx     uintptr
+	zero    uintptr
+
+	kernelsOnce sync.Once
+	kernelsErr  error
+	fns         [numKernels]uintptr
 }
 
 var (
@@ -42,7 +48,20 @@ func deviceFor(ordinal int) (*device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cuda: device %d: %w", ordinal, err)
 	}
-	d := &device{ctx: ctx, zero: zs}
+	d := &device{ordinal: ordinal, ctx: ctx, zero: zs}
 	devices[ordinal] = d
 	return d, nil
+}
+
+// kernel returns the function of k in this device's context, loading memview's
+// module (kernels.ptx, compiled by the driver for this GPU) the first time.
+// The module stays loaded for the life of the process, like the context.
+func (d *device) kernel(k kernel) (uintptr, error) {
+	d.kernelsOnce.Do(func() {
+		_, d.fns, d.kernelsErr = drvModuleLoad(d.ctx)
+		if d.kernelsErr != nil {
+			d.kernelsErr = fmt.Errorf("cuda: device %d: %w", d.ordinal, d.kernelsErr)
+		}
+	})
+	return d.fns[k], d.kernelsErr
 }

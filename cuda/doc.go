@@ -16,12 +16,22 @@
 //   - Stream (NewStream, or StreamOf for a stream made elsewhere) and Event
 //     (Record, WaitOn): ordering without blocking the host;
 //   - Copy and Fill between any two of host, pinned, managed and device
-//     arrays with any strides, planned in Go as 2-D copies (plan.go) and run by
-//     the driver's copy engines; no kernel of memview's own is needed.
+//     arrays with any strides: dense spans and host transfers by the
+//     driver's copy engines, everything strided on the device by memview's own
+//     kernels (kernels.ptx, hand-written PTX that the driver compiles at run
+//     time: no CUDA toolkit is needed to build memview), planned in Go
+//     (kernel.go, plan.go);
+//   - the work memview leaves pending on device memory kept with the memory
+//     (a memview.DeviceState on the buffer, shared by every view):
+//     PendingStream names the stream to wait for, WaitHost waits for it.
 //
-// Limits: a device-to-device copy that reverses an axis relative to its
-// source, or broadcasts, goes through a dense device temporary, and through
-// host memory when the directions still disagree (2-D copies only run
-// forwards); copies that touch host memory wait for their stream before
-// returning.
+// Nothing between two device arrays goes through host memory. Copies and
+// fills that touch memory the CPU can reach (host, pinned or managed) are
+// finished when they return; work on device memory is left pending on its
+// stream, and memview's later work on the memory, on any stream, waits for it
+// on the device.
+//
+// The driver file has a no-cgo twin (driver_nocgo.go): without cgo the
+// package builds, its planners and kernels are tested (CGO_ENABLED=0 go test
+// ./cuda/...), and every entry point reports ErrNoDevice.
 package cuda

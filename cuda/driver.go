@@ -1,103 +1,35 @@
+//go:build cgo
+
 package cuda
 
 /*
 #cgo LDFLAGS: -ldl
 #include <dlfcn.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cuda_abi.h"
 
-// The CUDA driver entry points memview uses, found with dlsym so that nothing
-// of CUDA is needed to build or load memview. Types follow cuda.h: CUresult is
-// an int, CUdeviceptr an unsigned 64-bit integer, contexts, streams and events
-// opaque pointers (passed to and from Go as uintptr_t).
-typedef unsigned long long cu_dptr;
+// The driver's entry points, found with dlsym so that nothing of CUDA is
+// needed to build or load memview. Each pointer has the type of cuda_abi.h's
+// prototype, so every call below is checked against cuda.h's signature.
+#define CU_ENTRY_POINTS(X)                              \
+	X(cuInit) X(cuGetErrorName) X(cuGetErrorString)     \
+	X(cuDeviceGetCount) X(cuDeviceGet)                  \
+	X(cuPointerGetAttribute) X(cuDevicePrimaryCtxRetain) \
+	X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuCtxGetDevice) \
+	X(cuMemAlloc_v2) X(cuMemFree_v2) X(cuMemHostAlloc)  \
+	X(cuMemFreeHost) X(cuMemAllocManaged)               \
+	X(cuMemsetD8Async) X(cuMemsetD16Async) X(cuMemsetD32Async) \
+	X(cuMemcpyAsync) X(cuMemcpy2DAsync_v2)              \
+	X(cuStreamCreate) X(cuStreamDestroy_v2) X(cuStreamSynchronize) \
+	X(cuStreamQuery) X(cuStreamWaitEvent)               \
+	X(cuEventCreate) X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize) \
+	X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleGetFunction) X(cuLaunchKernel)
 
-// cu_memcpy2d has the layout of CUDA_MEMCPY2D (cuda.h, cuMemcpy2D's reference).
-typedef struct {
-	size_t srcXInBytes, srcY;
-	int srcMemoryType;
-	const void *srcHost;
-	cu_dptr srcDevice;
-	void *srcArray;
-	size_t srcPitch;
-	size_t dstXInBytes, dstY;
-	int dstMemoryType;
-	void *dstHost;
-	cu_dptr dstDevice;
-	void *dstArray;
-	size_t dstPitch;
-	size_t WidthInBytes, Height;
-} cu_memcpy2d;
-
-// mv_copy2d is one 2-D copy as Go plans it (see plan.go); addresses are
-// unified virtual addresses.
-typedef struct {
-	uint64_t dst, src, dst_pitch, src_pitch, width, height;
-} mv_copy2d;
-
-static struct {
-	int (*init)(unsigned int);
-	int (*device_get_count)(int *);
-	int (*device_get)(int *, int);
-	int (*pointer_get_attribute)(void *, int, cu_dptr);
-	int (*primary_ctx_retain)(void **, int);
-	int (*ctx_get_current)(void **);
-	int (*ctx_set_current)(void *);
-	int (*mem_alloc)(cu_dptr *, size_t);
-	int (*mem_free)(cu_dptr);
-	int (*mem_host_alloc)(void **, size_t, unsigned int);
-	int (*mem_free_host)(void *);
-	int (*mem_alloc_managed)(cu_dptr *, size_t, unsigned int);
-	int (*memset_d8_async)(cu_dptr, unsigned char, size_t, void *);
-	int (*memset_d16_async)(cu_dptr, unsigned short, size_t, void *);
-	int (*memset_d32_async)(cu_dptr, unsigned int, size_t, void *);
-	int (*memset_d2d32_async)(cu_dptr, size_t, unsigned int, size_t, size_t, void *);
-	int (*memcpy_async)(cu_dptr, cu_dptr, size_t, void *);
-	int (*memcpy2d_async)(const cu_memcpy2d *, void *);
-	int (*stream_create)(void **, unsigned int);
-	int (*stream_destroy)(void *);
-	int (*stream_synchronize)(void *);
-	int (*stream_query)(void *);
-	int (*stream_wait_event)(void *, void *, unsigned int);
-	int (*event_create)(void **, unsigned int);
-	int (*event_destroy)(void *);
-	int (*event_record)(void *, void *);
-	int (*event_synchronize)(void *);
-} cu;
-
-// The symbol of each entry point: the versioned names (_v2) are the ones cuda.h
-// maps the plain names to.
-static const struct { const char *name; size_t off; } cu_syms[] = {
-	{"cuInit", offsetof(__typeof__(cu), init)},
-	{"cuDeviceGetCount", offsetof(__typeof__(cu), device_get_count)},
-	{"cuDeviceGet", offsetof(__typeof__(cu), device_get)},
-	{"cuPointerGetAttribute", offsetof(__typeof__(cu), pointer_get_attribute)},
-	{"cuDevicePrimaryCtxRetain", offsetof(__typeof__(cu), primary_ctx_retain)},
-	{"cuCtxGetCurrent", offsetof(__typeof__(cu), ctx_get_current)},
-	{"cuCtxSetCurrent", offsetof(__typeof__(cu), ctx_set_current)},
-	{"cuMemAlloc_v2", offsetof(__typeof__(cu), mem_alloc)},
-	{"cuMemFree_v2", offsetof(__typeof__(cu), mem_free)},
-	{"cuMemHostAlloc", offsetof(__typeof__(cu), mem_host_alloc)},
-	{"cuMemFreeHost", offsetof(__typeof__(cu), mem_free_host)},
-	{"cuMemAllocManaged", offsetof(__typeof__(cu), mem_alloc_managed)},
-	{"cuMemsetD8Async", offsetof(__typeof__(cu), memset_d8_async)},
-	{"cuMemsetD16Async", offsetof(__typeof__(cu), memset_d16_async)},
-	{"cuMemsetD32Async", offsetof(__typeof__(cu), memset_d32_async)},
-	{"cuMemsetD2D32Async", offsetof(__typeof__(cu), memset_d2d32_async)},
-	{"cuMemcpyAsync", offsetof(__typeof__(cu), memcpy_async)},
-	{"cuMemcpy2DAsync_v2", offsetof(__typeof__(cu), memcpy2d_async)},
-	{"cuStreamCreate", offsetof(__typeof__(cu), stream_create)},
-	{"cuStreamDestroy_v2", offsetof(__typeof__(cu), stream_destroy)},
-	{"cuStreamSynchronize", offsetof(__typeof__(cu), stream_synchronize)},
-	{"cuStreamQuery", offsetof(__typeof__(cu), stream_query)},
-	{"cuStreamWaitEvent", offsetof(__typeof__(cu), stream_wait_event)},
-	{"cuEventCreate", offsetof(__typeof__(cu), event_create)},
-	{"cuEventDestroy_v2", offsetof(__typeof__(cu), event_destroy)},
-	{"cuEventRecord", offsetof(__typeof__(cu), event_record)},
-	{"cuEventSynchronize", offsetof(__typeof__(cu), event_synchronize)},
-};
+#define CU_FIELD(name) __typeof__(name) *name;
+static struct { CU_ENTRY_POINTS(CU_FIELD) } cu;
+#define CU_SYM(name) {#name, (void **)&cu.name},
+static const struct { const char *name; void **slot; } cu_syms[] = { CU_ENTRY_POINTS(CU_SYM) };
 
 static void *cu_lib;
 static const char *cu_missing; // the first entry point not found
@@ -114,31 +46,56 @@ static int cu_load(void) {
 		void *f = dlsym(h, cu_syms[i].name);
 		if (f == NULL) {
 			cu_missing = cu_syms[i].name;
+			memset(&cu, 0, sizeof cu);
 			dlclose(h);
 			return -2;
 		}
-		*(void **)((char *)&cu + cu_syms[i].off) = f;
+		*cu_syms[i].slot = f;
 	}
 	cu_lib = h;
 	return 0;
 }
 
 static const char *cu_missing_name(void) { return cu_missing; }
-static int cu_call_init(void) { return cu.init(0); }
-static int cu_call_device_get_count(int *n) { return cu.device_get_count(n); }
+static int cu_call_init(void) { return cu.cuInit(0); }
+static int cu_call_device_get_count(int *n) { return cu.cuDeviceGetCount(n); }
 
-// CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL is 9 in cuda.h.
+// The driver's name and description of a CUresult; NULLs when it has none.
+static void cu_error_text(int code, const char **name, const char **desc) {
+	*name = *desc = NULL;
+	if (cu_lib == NULL)
+		return;
+	if (cu.cuGetErrorName(code, name) != CUDA_SUCCESS)
+		*name = NULL;
+	if (cu.cuGetErrorString(code, desc) != CUDA_SUCCESS)
+		*desc = NULL;
+}
+
 static int cu_call_pointer_device(uintptr_t ptr, int *ordinal) {
-	return cu.pointer_get_attribute(ordinal, 9, ptr);
+	return cu.cuPointerGetAttribute(ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr);
+}
+
+// The device of the context current on this thread; -1 when there is none.
+static int cu_call_current_device(int *ordinal) {
+	CUcontext c = NULL;
+	*ordinal = -1;
+	int rc = cu.cuCtxGetCurrent(&c);
+	if (rc != CUDA_SUCCESS || c == NULL)
+		return rc;
+	CUdevice d;
+	rc = cu.cuCtxGetDevice(&d);
+	if (rc == CUDA_SUCCESS)
+		*ordinal = d;
+	return rc;
 }
 
 static int cu_call_primary_ctx(int ordinal, uintptr_t *ctx) {
-	int dev;
-	int rc = cu.device_get(&dev, ordinal);
-	if (rc != 0)
+	CUdevice dev;
+	int rc = cu.cuDeviceGet(&dev, ordinal);
+	if (rc != CUDA_SUCCESS)
 		return rc;
-	void *c;
-	rc = cu.primary_ctx_retain(&c, dev);
+	CUcontext c;
+	rc = cu.cuDevicePrimaryCtxRetain(&c, dev);
 	*ctx = (uintptr_t)c;
 	return rc;
 }
@@ -147,21 +104,21 @@ static int cu_call_primary_ctx(int ordinal, uintptr_t *ctx) {
 // puts back whatever was current before, all inside one C call, so it is
 // correct however goroutines move between threads, and it leaves the current
 // device of CuPy, Numba or PyTorch on this thread as it was.
-static int ctx_enter(uintptr_t ctx, void **prev) {
-	int rc = cu.ctx_get_current(prev);
-	if (rc != 0 || *prev == (void *)ctx)
+static int ctx_enter(uintptr_t ctx, CUcontext *prev) {
+	int rc = cu.cuCtxGetCurrent(prev);
+	if (rc != CUDA_SUCCESS || *prev == (CUcontext)ctx)
 		return rc;
-	return cu.ctx_set_current((void *)ctx);
+	return cu.cuCtxSetCurrent((CUcontext)ctx);
 }
-static void ctx_leave(uintptr_t ctx, void *prev) {
-	if (prev != (void *)ctx)
-		cu.ctx_set_current(prev);
+static void ctx_leave(uintptr_t ctx, CUcontext prev) {
+	if (prev != (CUcontext)ctx)
+		cu.cuCtxSetCurrent(prev);
 }
 #define IN_CTX(ctx, call)                          \
 	do {                                           \
-		void *prev_;                               \
+		CUcontext prev_;                           \
 		int rc_ = ctx_enter((ctx), &prev_);        \
-		if (rc_ != 0)                              \
+		if (rc_ != CUDA_SUCCESS)                   \
 			return rc_;                            \
 		rc_ = (call);                              \
 		ctx_leave((ctx), prev_);                   \
@@ -173,76 +130,71 @@ static void ctx_leave(uintptr_t ctx, void *prev) {
 // memory is ready for any stream when this returns; pinned memory is cleared by
 // the CPU.
 static int alloc_zeroed(int kind, size_t n, uintptr_t zs, uintptr_t *out) {
-	cu_dptr d = 0;
+	CUdeviceptr d = 0;
 	void *h = NULL;
 	int rc;
 	switch (kind) {
-	case 0: rc = cu.mem_alloc(&d, n); break;
-	case 1: rc = cu.mem_host_alloc(&h, n, 0x1 | 0x2); d = (cu_dptr)(uintptr_t)h; break; // PORTABLE | DEVICEMAP
-	default: rc = cu.mem_alloc_managed(&d, n, 0x1); break;                           // ATTACH_GLOBAL
+	case 0: rc = cu.cuMemAlloc_v2(&d, n); break;
+	case 1: rc = cu.cuMemHostAlloc(&h, n, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP); break;
+	default: rc = cu.cuMemAllocManaged(&d, n, CU_MEM_ATTACH_GLOBAL); break;
 	}
-	if (rc != 0)
+	if (rc != CUDA_SUCCESS)
 		return rc;
-	if (kind == 1) { // pinned host memory: the CPU clears it
+	if (kind == 1) {
 		memset(h, 0, n);
 		*out = (uintptr_t)h;
-		return 0;
+		return CUDA_SUCCESS;
 	}
-	rc = cu.memset_d8_async(d, 0, n, (void *)zs);
-	if (rc == 0)
-		rc = cu.stream_synchronize((void *)zs);
-	if (rc != 0) {
-		if (kind == 1)
-			cu.mem_free_host(h);
-		else
-			cu.mem_free(d);
+	rc = cu.cuMemsetD8Async(d, 0, n, (CUstream)zs);
+	if (rc == CUDA_SUCCESS)
+		rc = cu.cuStreamSynchronize((CUstream)zs);
+	if (rc != CUDA_SUCCESS) {
+		cu.cuMemFree_v2(d);
 		return rc;
 	}
 	*out = (uintptr_t)d;
-	return 0;
+	return CUDA_SUCCESS;
 }
 static int cu_call_alloc(uintptr_t ctx, int kind, size_t n, uintptr_t zs, uintptr_t *out) {
 	IN_CTX(ctx, alloc_zeroed(kind, n, zs, out));
 }
 static int cu_call_free(uintptr_t ctx, int kind, uintptr_t p) {
-	IN_CTX(ctx, kind == 1 ? cu.mem_free_host((void *)p) : cu.mem_free((cu_dptr)p));
+	IN_CTX(ctx, kind == 1 ? cu.cuMemFreeHost((void *)p) : cu.cuMemFree_v2((CUdeviceptr)p));
 }
 
 // Streams and events.
-static int cu_call_stream_create(uintptr_t ctx, unsigned int flags, uintptr_t *s) {
-	void *p = NULL;
-	int rc;
-	void *prev;
-	if ((rc = ctx_enter(ctx, &prev)) != 0)
-		return rc;
-	rc = cu.stream_create(&p, flags);
-	ctx_leave(ctx, prev);
+static int stream_create(unsigned int flags, uintptr_t *s) {
+	CUstream p = NULL;
+	int rc = cu.cuStreamCreate(&p, flags);
 	*s = (uintptr_t)p;
 	return rc;
 }
-static int cu_call_stream_destroy(uintptr_t ctx, uintptr_t s) { IN_CTX(ctx, cu.stream_destroy((void *)s)); }
-static int cu_call_stream_synchronize(uintptr_t ctx, uintptr_t s) { IN_CTX(ctx, cu.stream_synchronize((void *)s)); }
-static int cu_call_stream_query(uintptr_t ctx, uintptr_t s) { IN_CTX(ctx, cu.stream_query((void *)s)); }
+static int cu_call_stream_create(uintptr_t ctx, unsigned int flags, uintptr_t *s) { IN_CTX(ctx, stream_create(flags, s)); }
+static int cu_call_stream_destroy(uintptr_t ctx, uintptr_t s) { IN_CTX(ctx, cu.cuStreamDestroy_v2((CUstream)s)); }
+static int cu_call_stream_synchronize(uintptr_t ctx, uintptr_t s) { IN_CTX(ctx, cu.cuStreamSynchronize((CUstream)s)); }
+static int cu_call_stream_query(uintptr_t ctx, uintptr_t s) { IN_CTX(ctx, cu.cuStreamQuery((CUstream)s)); }
 static int cu_call_stream_wait_event(uintptr_t ctx, uintptr_t s, uintptr_t e) {
-	IN_CTX(ctx, cu.stream_wait_event((void *)s, (void *)e, 0));
+	IN_CTX(ctx, cu.cuStreamWaitEvent((CUstream)s, (CUevent)e, 0));
 }
-// An event that only orders work: CU_EVENT_DISABLE_TIMING (0x2).
-static int cu_call_event_create(uintptr_t ctx, uintptr_t *e) {
-	void *p = NULL;
-	int rc;
-	void *prev;
-	if ((rc = ctx_enter(ctx, &prev)) != 0)
-		return rc;
-	rc = cu.event_create(&p, 0x2);
-	ctx_leave(ctx, prev);
+// An event that only orders work: no timing.
+static int event_create(uintptr_t *e) {
+	CUevent p = NULL;
+	int rc = cu.cuEventCreate(&p, CU_EVENT_DISABLE_TIMING);
 	*e = (uintptr_t)p;
 	return rc;
 }
-static int cu_call_event_destroy(uintptr_t ctx, uintptr_t e) { IN_CTX(ctx, cu.event_destroy((void *)e)); }
+static int cu_call_event_create(uintptr_t ctx, uintptr_t *e) { IN_CTX(ctx, event_create(e)); }
+static int cu_call_event_destroy(uintptr_t ctx, uintptr_t e) { IN_CTX(ctx, cu.cuEventDestroy_v2((CUevent)e)); }
 static int cu_call_event_record(uintptr_t ctx, uintptr_t e, uintptr_t s) {
-	IN_CTX(ctx, cu.event_record((void *)e, (void *)s));
+	IN_CTX(ctx, cu.cuEventRecord((CUevent)e, (CUstream)s));
 }
-static int cu_call_event_synchronize(uintptr_t ctx, uintptr_t e) { IN_CTX(ctx, cu.event_synchronize((void *)e)); }
+static int cu_call_event_synchronize(uintptr_t ctx, uintptr_t e) { IN_CTX(ctx, cu.cuEventSynchronize((CUevent)e)); }
+
+// mv_copy2d is one 2-D copy as Go plans it (see plan.go); addresses are
+// unified virtual addresses.
+typedef struct {
+	uint64_t dst, src, dst_pitch, src_pitch, width, height;
+} mv_copy2d;
 
 // Copies: a batch of 2-D copies between unified addresses, enqueued on s.
 static int copy_batch(const mv_copy2d *ops, size_t n, uintptr_t s) {
@@ -250,139 +202,159 @@ static int copy_batch(const mv_copy2d *ops, size_t n, uintptr_t s) {
 		const mv_copy2d *o = &ops[i];
 		int rc;
 		if (o->height == 1 || (o->dst_pitch == o->width && o->src_pitch == o->width)) {
-			rc = cu.memcpy_async(o->dst, o->src, o->width * o->height, (void *)s);
+			rc = cu.cuMemcpyAsync(o->dst, o->src, o->width * o->height, (CUstream)s);
 		} else {
-			cu_memcpy2d c = {0};
-			c.srcMemoryType = 4; // CU_MEMORYTYPE_UNIFIED
+			CUDA_MEMCPY2D c = {0};
+			c.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
 			c.srcDevice = o->src;
 			c.srcPitch = o->src_pitch;
-			c.dstMemoryType = 4;
+			c.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
 			c.dstDevice = o->dst;
 			c.dstPitch = o->dst_pitch;
 			c.WidthInBytes = o->width;
 			c.Height = o->height;
-			rc = cu.memcpy2d_async(&c, (void *)s);
+			rc = cu.cuMemcpy2DAsync_v2(&c, (CUstream)s);
 		}
-		if (rc != 0)
+		if (rc != CUDA_SUCCESS)
 			return rc;
 	}
-	return 0;
+	return CUDA_SUCCESS;
 }
-static int cu_call_copy(uintptr_t ctx, const mv_copy2d *ops, size_t n, uintptr_t s, int sync) {
-	void *prev;
-	int rc = ctx_enter(ctx, &prev);
-	if (rc != 0)
-		return rc;
-	rc = copy_batch(ops, n, s);
-	if (rc == 0 && sync)
-		rc = cu.stream_synchronize((void *)s);
-	ctx_leave(ctx, prev);
-	return rc;
-}
+static int cu_call_copy(uintptr_t ctx, const mv_copy2d *ops, size_t n, uintptr_t s) { IN_CTX(ctx, copy_batch(ops, n, s)); }
 
-// Fills: n items of 1, 2 or 4 bytes, or rows of 4-byte words with a pitch (for
-// wider items: one call per 4-byte word of the item).
-static int cu_call_memset(uintptr_t ctx, int width, cu_dptr d, unsigned int v, size_t n, uintptr_t s) {
+// Fills: n items of 1, 2 or 4 bytes (the address aligned to the item).
+static int memset_n(int width, CUdeviceptr d, unsigned int v, size_t n, uintptr_t s) {
 	switch (width) {
-	case 1: IN_CTX(ctx, cu.memset_d8_async(d, (unsigned char)v, n, (void *)s));
-	case 2: IN_CTX(ctx, cu.memset_d16_async(d, (unsigned short)v, n, (void *)s));
-	default: IN_CTX(ctx, cu.memset_d32_async(d, v, n, (void *)s));
+	case 1: return cu.cuMemsetD8Async(d, (unsigned char)v, n, (CUstream)s);
+	case 2: return cu.cuMemsetD16Async(d, (unsigned short)v, n, (CUstream)s);
+	default: return cu.cuMemsetD32Async(d, v, n, (CUstream)s);
 	}
 }
-static int cu_call_memset_2d32(uintptr_t ctx, cu_dptr d, size_t pitch, unsigned int v, size_t height, uintptr_t s) {
-	IN_CTX(ctx, cu.memset_d2d32_async(d, pitch, v, 1, height, (void *)s));
+static int cu_call_memset(uintptr_t ctx, int width, uintptr_t d, unsigned int v, size_t n, uintptr_t s) {
+	IN_CTX(ctx, memset_n(width, (CUdeviceptr)d, v, n, s));
+}
+
+// Kernels: load memview's PTX module in ctx and find its entries. A module
+// that does not load is loaded again with the JIT's error log, so the error
+// says why.
+static int module_load(const char *image, const char *const *names, int n, uintptr_t *mod, uintptr_t *fns,
+                       char *log, size_t logsize) {
+	CUmodule m = NULL;
+	int rc = cu.cuModuleLoadData(&m, image);
+	if (rc != CUDA_SUCCESS) {
+		CUjit_option opts[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+		void *vals[2] = {log, (void *)(uintptr_t)logsize};
+		log[0] = 0;
+		if (cu.cuModuleLoadDataEx(&m, image, 2, opts, vals) == CUDA_SUCCESS)
+			rc = CUDA_SUCCESS; // loaded the second time after all
+		else
+			return rc;
+	}
+	for (int i = 0; i < n; i++) {
+		CUfunction f = NULL;
+		rc = cu.cuModuleGetFunction(&f, m, names[i]);
+		if (rc != CUDA_SUCCESS)
+			return rc;
+		fns[i] = (uintptr_t)f;
+	}
+	*mod = (uintptr_t)m;
+	return CUDA_SUCCESS;
+}
+static int cu_call_module_load(uintptr_t ctx, const char *image, const char *const *names, int n,
+                               uintptr_t *mod, uintptr_t *fns, char *log, size_t logsize) {
+	IN_CTX(ctx, module_load(image, names, n, mod, fns, log, logsize));
+}
+
+// One launch: the argument block is the kernel's only parameter, copied by the
+// driver when the launch is enqueued.
+static int launch(uintptr_t f, const unsigned int *grid, const unsigned int *block, uintptr_t s, void *args) {
+	void *params[1] = {args};
+	return cu.cuLaunchKernel((CUfunction)f, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0,
+	                         (CUstream)s, params, NULL);
+}
+static int cu_call_launch(uintptr_t ctx, uintptr_t f, const unsigned int *grid, const unsigned int *block,
+                          uintptr_t s, void *args) {
+	IN_CTX(ctx, launch(f, grid, block, s, args));
+}
+
+// The layout of mv_kernel_args, for the test that holds kernel.go to it.
+static void kernel_args_layout(size_t *out) {
+	out[0] = offsetof(mv_kernel_args, dst);
+	out[1] = offsetof(mv_kernel_args, src);
+	out[2] = offsetof(mv_kernel_args, n0);
+	out[3] = offsetof(mv_kernel_args, ds0);
+	out[4] = offsetof(mv_kernel_args, ss0);
+	out[5] = offsetof(mv_kernel_args, rows);
+	out[6] = offsetof(mv_kernel_args, nouter);
+	out[7] = offsetof(mv_kernel_args, itemsize);
+	out[8] = offsetof(mv_kernel_args, value);
+	out[9] = offsetof(mv_kernel_args, outer);
+	out[10] = sizeof(mv_kernel_axis);
+	out[11] = MV_KERNEL_MAXOUTER;
+	out[12] = MV_KERNEL_MAXVALUE;
+	out[13] = sizeof(mv_kernel_args);
 }
 */
 import "C"
 
 import (
 	"fmt"
-	"sync"
+	"unsafe"
 )
 
-// driver state, loaded once.
-var (
-	loadOnce sync.Once
-	loadErr  error
-)
-
-// load opens the driver library and initialises it, once per process.
-func load() error {
-	loadOnce.Do(func() {
-		switch C.cu_load() {
-		case -1:
-			loadErr = fmt.Errorf("cuda: libcuda.so.1 not found (no NVIDIA driver): %w", ErrNoDevice)
-			return
-		case -2:
-			loadErr = fmt.Errorf("cuda: libcuda.so.1 lacks %s, which memview needs (driver too old?): %w",
-				C.GoString(C.cu_missing_name()), ErrNoDevice)
-			return
-		}
-		if rc := C.cu_call_init(); rc != 0 {
-			loadErr = fmt.Errorf("cuda: cuInit failed: %w", resultError(int(rc)))
-		}
-	})
-	return loadErr
+// drvLoad opens the driver library and initialises it.
+func drvLoad() error {
+	switch C.cu_load() {
+	case -1:
+		return fmt.Errorf("cuda: libcuda.so.1 not found (no NVIDIA driver): %w", ErrNoDevice)
+	case -2:
+		return fmt.Errorf("cuda: libcuda.so.1 lacks %s, which memview needs (driver too old?): %w",
+			C.GoString(C.cu_missing_name()), ErrNoDevice)
+	}
+	if rc := C.cu_call_init(); rc != 0 {
+		return fmt.Errorf("cuda: cuInit failed: %w", resultError(int(rc)))
+	}
+	return nil
 }
 
-// DeviceCount returns the number of CUDA devices, or an error wrapping
-// ErrNoDevice when there is no driver or no device.
-func DeviceCount() (int, error) {
-	if err := load(); err != nil {
-		return 0, err
+func init() { errorText = drvErrorText }
+
+// drvErrorText asks the loaded driver for a CUresult's name and description.
+func drvErrorText(code int) (name, desc string) {
+	var n, d *C.char
+	C.cu_error_text(C.int(code), &n, &d)
+	if n != nil {
+		name = C.GoString(n)
 	}
+	if d != nil {
+		desc = C.GoString(d)
+	}
+	return name, desc
+}
+
+func drvDeviceCount() (int, error) {
 	var n C.int
-	if rc := C.cu_call_device_get_count(&n); rc != 0 {
-		return 0, fmt.Errorf("cuda: cuDeviceGetCount: %w", resultError(int(rc)))
-	}
-	if n == 0 {
-		return 0, fmt.Errorf("cuda: the driver sees no device: %w", ErrNoDevice)
-	}
-	return int(n), nil
+	err := check(C.cu_call_device_get_count(&n), "cuDeviceGetCount")
+	return int(n), err
 }
 
-// Available reports whether a CUDA driver and at least one device are present.
-func Available() bool {
-	n, err := DeviceCount()
-	return err == nil && n > 0
-}
-
-// PointerDevice returns the ordinal of the device a CUDA address belongs to.
-func PointerDevice(addr uintptr) (int, error) {
-	if err := load(); err != nil {
-		return 0, err
-	}
+func drvPointerDevice(addr uintptr) (int, error) {
 	var ordinal C.int
-	if rc := C.cu_call_pointer_device(C.uintptr_t(addr), &ordinal); rc != 0 {
-		return 0, fmt.Errorf("cuda: cuPointerGetAttribute(%#x, DEVICE_ORDINAL): %w", addr, resultError(int(rc)))
-	}
-	return int(ordinal), nil
+	err := check(C.cu_call_pointer_device(C.uintptr_t(addr), &ordinal), "cuPointerGetAttribute(%#x, DEVICE_ORDINAL)", addr)
+	return int(ordinal), err
 }
 
-// check turns a CUresult into an error naming the call, or nil.
-func check(rc C.int, what string, args ...any) error {
-	if rc == 0 {
-		return nil
-	}
-	return fmt.Errorf("cuda: %s: %w", fmt.Sprintf(what, args...), resultError(int(rc)))
+func drvCurrentDevice() (int, error) {
+	var ordinal C.int
+	err := check(C.cu_call_current_device(&ordinal), "cuCtxGetDevice")
+	return int(ordinal), err
 }
-
-// The Go face of the C calls above, for the other files of this package (only
-// this file imports "C"). ctx, streams and events are driver handles, never Go
-// pointers.
 
 func drvPrimaryCtx(ordinal int) (uintptr, error) {
 	var ctx C.uintptr_t
 	err := check(C.cu_call_primary_ctx(C.int(ordinal), &ctx), "cuDevicePrimaryCtxRetain(device %d)", ordinal)
 	return uintptr(ctx), err
 }
-
-// Memory kinds for drvAlloc and drvFree.
-const (
-	memDevice  = 0
-	memPinned  = 1
-	memManaged = 2
-)
 
 func drvAlloc(ctx uintptr, kind, size int, zeroStream uintptr) (uintptr, error) {
 	var p C.uintptr_t
@@ -393,10 +365,6 @@ func drvAlloc(ctx uintptr, kind, size int, zeroStream uintptr) (uintptr, error) 
 
 func drvFree(ctx uintptr, kind int, p uintptr) error {
 	return check(C.cu_call_free(C.uintptr_t(ctx), C.int(kind), C.uintptr_t(p)), "free of %#x (%s)", p, memKindName(kind))
-}
-
-func memKindName(kind int) string {
-	return [...]string{"device", "pinned host", "managed"}[kind]
 }
 
 func drvStreamCreate(ctx uintptr, flags uint) (uintptr, error) {
@@ -418,7 +386,7 @@ func drvStreamQuery(ctx, s uintptr) (bool, error) {
 	switch rc := C.cu_call_stream_query(C.uintptr_t(ctx), C.uintptr_t(s)); rc {
 	case 0:
 		return true, nil
-	case 600: // CUDA_ERROR_NOT_READY
+	case C.CUDA_ERROR_NOT_READY:
 		return false, nil
 	default:
 		return false, check(rc, "cuStreamQuery(%#x)", s)
@@ -449,12 +417,9 @@ func drvEventSynchronize(ctx, e uintptr) error {
 	return check(C.cu_call_event_synchronize(C.uintptr_t(ctx), C.uintptr_t(e)), "cuEventSynchronize(%#x)", e)
 }
 
-// drvCopy enqueues ops on s, and waits for them when sync is set.
-func drvCopy(ctx uintptr, ops []copy2D, s uintptr, sync bool) error {
+// drvCopy enqueues ops on s.
+func drvCopy(ctx uintptr, ops []copy2D, s uintptr) error {
 	if len(ops) == 0 {
-		if sync {
-			return drvStreamSynchronize(ctx, s)
-		}
 		return nil
 	}
 	cops := make([]C.mv_copy2d, len(ops))
@@ -463,22 +428,70 @@ func drvCopy(ctx uintptr, ops []copy2D, s uintptr, sync bool) error {
 			dst_pitch: C.uint64_t(o.dstPitch), src_pitch: C.uint64_t(o.srcPitch),
 			width: C.uint64_t(o.width), height: C.uint64_t(o.height)}
 	}
-	cs := 0
-	if sync {
-		cs = 1
-	}
-	return check(C.cu_call_copy(C.uintptr_t(ctx), &cops[0], C.size_t(len(cops)), C.uintptr_t(s), C.int(cs)),
+	return check(C.cu_call_copy(C.uintptr_t(ctx), &cops[0], C.size_t(len(cops)), C.uintptr_t(s)),
 		"copy of %d block(s) on stream %#x", len(ops), s)
 }
 
-// drvMemset fills n items of width 1, 2 or 4 bytes at d with v.
+// drvMemset fills n items of width 1, 2 or 4 bytes at d (aligned to width) with v.
 func drvMemset(ctx uintptr, width int, d uintptr, v uint32, n int, s uintptr) error {
-	return check(C.cu_call_memset(C.uintptr_t(ctx), C.int(width), C.cu_dptr(d), C.uint(v), C.size_t(n), C.uintptr_t(s)),
+	return check(C.cu_call_memset(C.uintptr_t(ctx), C.int(width), C.uintptr_t(d), C.uint(v), C.size_t(n), C.uintptr_t(s)),
 		"memset of %d %d-byte items at %#x", n, width, d)
 }
 
-// drvMemset2D32 writes the 4-byte word v at d, d+pitch, ... (height words).
-func drvMemset2D32(ctx uintptr, d uintptr, pitch int, v uint32, height int, s uintptr) error {
-	return check(C.cu_call_memset_2d32(C.uintptr_t(ctx), C.cu_dptr(d), C.size_t(pitch), C.uint(v), C.size_t(height), C.uintptr_t(s)),
-		"2-D memset of %d words at %#x, pitch %d", height, d, pitch)
+// drvModuleLoad loads memview's kernels in ctx and returns the module and the
+// function of each kernel.
+func drvModuleLoad(ctx uintptr) (mod uintptr, fns [numKernels]uintptr, err error) {
+	image := C.CString(kernelModule())
+	defer C.free(unsafe.Pointer(image))
+	names := (*[numKernels]*C.char)(C.malloc(C.size_t(numKernels) * C.size_t(unsafe.Sizeof((*C.char)(nil)))))
+	defer C.free(unsafe.Pointer(names))
+	for k := range numKernels {
+		names[k] = C.CString(k.String())
+		defer C.free(unsafe.Pointer(names[k]))
+	}
+	const logSize = 4096
+	log := (*C.char)(C.calloc(logSize, 1))
+	defer C.free(unsafe.Pointer(log))
+	cfns := (*[numKernels]C.uintptr_t)(C.malloc(C.size_t(numKernels) * C.sizeof_uintptr_t))
+	defer C.free(unsafe.Pointer(cfns))
+	var m C.uintptr_t
+	rc := C.cu_call_module_load(C.uintptr_t(ctx), image, &names[0], C.int(numKernels), &m, &cfns[0], log, logSize)
+	if rc != 0 {
+		if msg := C.GoString(log); msg != "" {
+			return 0, fns, check(rc, "loading memview's PTX kernels: %s", msg)
+		}
+		return 0, fns, check(rc, "loading memview's PTX kernels")
+	}
+	for k := range numKernels {
+		fns[k] = uintptr(cfns[k])
+	}
+	return uintptr(m), fns, nil
+}
+
+// drvLaunch enqueues l on s: fn is the function of l.k in ctx. The driver
+// copies the argument block while it enqueues the launch.
+func drvLaunch(ctx, fn uintptr, l *launch, s uintptr) error {
+	var grid, block [3]C.uint
+	for i := range 3 {
+		grid[i], block[i] = C.uint(l.grid[i]), C.uint(l.block[i])
+	}
+	return check(C.cu_call_launch(C.uintptr_t(ctx), C.uintptr_t(fn), &grid[0], &block[0], C.uintptr_t(s),
+		unsafe.Pointer(&l.args[0])), "launch of %s (grid %v, block %v) on stream %#x", l.k, l.grid, l.block, s)
+}
+
+// drvNewWord returns 8 zeroed bytes of C memory (never moved, never collected),
+// for a value that C code reads; drvFreeWord gives it back.
+func drvNewWord() *int64 { return (*int64)(C.calloc(1, 8)) }
+
+func drvFreeWord(w *int64) { C.free(unsafe.Pointer(w)) }
+
+// kernelArgsLayoutC returns cuda_abi.h's offsets of mv_kernel_args (see kernel_args_layout).
+func kernelArgsLayoutC() [14]int {
+	var out [14]C.size_t
+	C.kernel_args_layout(&out[0])
+	var r [14]int
+	for i, v := range out {
+		r[i] = int(v)
+	}
+	return r
 }

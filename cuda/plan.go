@@ -4,10 +4,14 @@ import (
 	"slices"
 )
 
-// Copies between strided arrays are planned in Go as a list of 2-D copies
-// (cuMemcpy2D: height rows of width bytes, each side with its own pitch), which
-// the driver runs without any kernel of ours. The planner is pure Go and is
-// tested on the CPU by running its plans with memmove.
+// Copies between host memory and strided device memory can be planned in Go
+// as a list of 2-D copies (cuMemcpy2D: height rows of width bytes, each side
+// with its own pitch), which the driver's copy engines run. memview uses them
+// only where they are known to work and to be fast: to and from host memory
+// (the driver documents that device-to-device 2-D copies may fail for pitches
+// not made by cuMemAllocPitch), with a few long rows; every other strided
+// device copy is a kernel (kernel.go). The planner is pure Go and is tested on
+// the CPU by running its plans with memmove.
 
 // copy2D is one 2-D copy between unified virtual addresses.
 type copy2D struct {

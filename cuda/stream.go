@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -29,7 +30,12 @@ type Stream struct {
 
 	mu        sync.Mutex
 	destroyed bool
+	pending   map[*pending]struct{} // owned streams: memory with memview's work pending here
 }
+
+// owned streams by handle, so that a handle passed back from Python finds the
+// Stream memview made (and the memory with work pending on it).
+var ownedStreams sync.Map // uintptr -> *Stream
 
 // NewStream creates a stream on device ordinal. A non-blocking stream does not
 // wait for the legacy default stream, nor it for it.
@@ -46,17 +52,39 @@ func NewStream(ordinal int, nonBlocking bool) (*Stream, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cuda: new stream on device %d: %w", ordinal, err)
 	}
-	return &Stream{handle: h, device: ordinal, owned: true}, nil
+	s := &Stream{handle: h, device: ordinal, owned: true, pending: map[*pending]struct{}{}}
+	ownedStreams.Store(h, s)
+	return s, nil
 }
 
 // StreamOf names a stream made elsewhere (by CuPy, Numba, PyTorch or the
 // driver) on device ordinal. Handle 0 means the legacy default stream. The
-// caller keeps the stream alive while it is in use; Destroy does nothing.
+// caller keeps the stream alive while it is in use, and while memory has work
+// pending on it; Destroy does nothing.
 func StreamOf(ordinal int, handle uintptr) *Stream {
 	if handle == 0 {
 		handle = LegacyStream
 	}
 	return &Stream{handle: handle, device: ordinal}
+}
+
+// StreamFor returns the stream memview made with this handle (NewStream, not
+// yet destroyed), else StreamOf(ordinal, handle).
+func StreamFor(ordinal int, handle uintptr) *Stream {
+	if s, ok := ownedStreams.Load(handle); ok {
+		return s.(*Stream)
+	}
+	return StreamOf(ordinal, handle)
+}
+
+// LookupStream returns the stream memview made with this handle, if it is
+// not yet destroyed.
+func LookupStream(handle uintptr) (*Stream, bool) {
+	s, ok := ownedStreams.Load(handle)
+	if !ok {
+		return nil, false
+	}
+	return s.(*Stream), true
 }
 
 // Handle is the driver's handle (CUstream), as the CUDA Array Interface passes it.
@@ -80,6 +108,25 @@ func (s *Stream) ctx() (uintptr, error) {
 	return d.ctx, nil
 }
 
+// track and untrack keep the set of memory with work pending on an owned stream.
+func (s *Stream) track(st *pending) {
+	if !s.owned {
+		return
+	}
+	s.mu.Lock()
+	s.pending[st] = struct{}{}
+	s.mu.Unlock()
+}
+
+func (s *Stream) untrack(st *pending) {
+	if !s.owned {
+		return
+	}
+	s.mu.Lock()
+	delete(s.pending, st)
+	s.mu.Unlock()
+}
+
 // Synchronize blocks until all work on the stream is done.
 func (s *Stream) Synchronize() error {
 	ctx, err := s.ctx()
@@ -99,8 +146,10 @@ func (s *Stream) Done() (bool, error) {
 }
 
 // Destroy destroys a stream made by NewStream (work already enqueued still
-// runs). It does nothing for a stream of StreamOf; a second call wraps
-// ErrInvalidStream.
+// runs). Memory with memview's work pending on it is first handed to the
+// legacy default stream, made to wait for that work, so that no export names
+// a destroyed stream. It does nothing for a stream of StreamOf; a second call
+// wraps ErrInvalidStream.
 func (s *Stream) Destroy() error {
 	if !s.owned {
 		return nil
@@ -114,9 +163,20 @@ func (s *Stream) Destroy() error {
 		s.mu.Unlock()
 		return fmt.Errorf("cuda: stream %#x destroyed twice: %w", s.handle, ErrInvalidStream)
 	}
+	moved := make([]*pending, 0, len(s.pending))
+	for st := range s.pending {
+		moved = append(moved, st)
+	}
+	s.mu.Unlock()
+	var errs error
+	for _, st := range moved {
+		errs = errors.Join(errs, st.streamClosed(s))
+	}
+	s.mu.Lock()
 	s.destroyed = true
 	s.mu.Unlock()
-	return drvStreamDestroy(ctx, s.handle)
+	ownedStreams.CompareAndDelete(s.handle, s)
+	return errors.Join(errs, drvStreamDestroy(ctx, s.handle))
 }
 
 // Event marks a point in a stream's work; other streams can wait for it

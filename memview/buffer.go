@@ -1,6 +1,7 @@
 package memview
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -28,6 +29,39 @@ type Buffer struct {
 	exports  int
 	release  func()
 	released atomic.Bool
+	state    DeviceState // set once, by the package that knows the device
+}
+
+// DeviceState is what a device package keeps with a buffer's memory rather
+// than with any one view of it — for CUDA memory, the work still pending on it
+// and the stream that work runs on (see package cuda). Close is called once,
+// when the last reference to the buffer goes, before the memory is freed: it
+// waits for pending work and gives back what the state holds.
+type DeviceState interface {
+	Close() error
+}
+
+// DeviceState returns the state attached to the buffer, or nil.
+func (b *Buffer) DeviceState() DeviceState {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.state
+}
+
+// AttachDeviceState attaches s unless a state is attached already, and returns
+// the state attached (s, or the earlier one: then the caller closes s). It
+// panics with "memview: AttachDeviceState on released Buffer" if the buffer
+// has no references.
+func (b *Buffer) AttachDeviceState(s DeviceState) DeviceState {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.refs == 0 {
+		panic("memview: AttachDeviceState on released Buffer")
+	}
+	if b.state == nil {
+		b.state = s
+	}
+	return b.state
 }
 
 // NewBuffer allocates a Go-owned, mutable buffer of size bytes from p (nil
@@ -128,16 +162,24 @@ func (b *Buffer) Release() error {
 		return nil
 	}
 	b.released.Store(true)
-	release := b.release
+	release, state := b.release, b.state
 	b.release = nil
 	b.mu.Unlock()
+	var err error
+	if state != nil {
+		// Pending device work must end before the memory can be reused.
+		err = state.Close()
+	}
 	if b.pool != nil {
-		if err := b.pool.Free(b.data); err != nil {
-			return fmt.Errorf("memview: release of a %d-byte buffer: %w", b.size, err)
+		if ferr := b.pool.Free(b.data); ferr != nil {
+			err = errors.Join(err, ferr)
 		}
 	}
 	if release != nil {
 		release()
+	}
+	if err != nil {
+		return fmt.Errorf("memview: release of a %d-byte buffer: %w", b.size, err)
 	}
 	return nil
 }

@@ -40,7 +40,10 @@ func fillMeta(a *memview.Array, m *C.mv_meta) {
 		m.shape[i] = C.int64_t(shape[i])
 		m.strides[i] = C.int64_t(strides[i])
 	}
-	m.stream = 0
+	m.pending = nil
+	if cuda.ThroughDriver(dev) {
+		m.pending = (*C.int64_t)(cuda.PendingStreamWord(a.Buffer()))
+	}
 	m.handle = C.uintptr_t(newHandle(a))
 }
 

@@ -54,7 +54,9 @@ typedef struct {
     int32_t device_kind; /* MV_DEV_* */
     int32_t device_id;
     char device[24];  /* "cpu", "cuda:0", ... */
-    int64_t stream;   /* stream with work still pending on the array (CAI "stream"), 0 for none */
+    int64_t *pending; /* CUDA memory: the word holding the stream with memview's work pending on
+                       * the memory (CAI "stream", 0 for none), shared by every view of it and
+                       * valid while the array is (package cuda's PendingStreamWord); else NULL */
     int64_t shape[MV_MAXDIM];
     int64_t strides[MV_MAXDIM]; /* signed, bytes */
 } mv_meta;

@@ -30,7 +30,8 @@ typedef struct {
     Py_ssize_t *strides;
     PyObject *base;        /* what keeps the memory alive (source object or owning array), or NULL */
     int device_kind;       /* MV_DEV_* */
-    long long stream;      /* CUDA stream the data is ordered on (CAI "stream"); 0 for none */
+    const int64_t *pending; /* CUDA memory: the shared word naming the stream with pending work
+                             * on the memory (CAI "stream", 0 for none); NULL otherwise */
     char *format;          /* fmt_inline, or a PyMem copy of a long format */
     char *dtype;           /* dtype_inline, or format for record dtypes */
     char fmt_inline[16];

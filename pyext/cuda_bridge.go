@@ -8,7 +8,6 @@ import "C"
 
 import (
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/memview/memview/cuda"
@@ -29,15 +28,11 @@ func poolFor(dev memview.Device) (*memview.Pool, error) {
 	return cuda.Pool(dev)
 }
 
-// importEvents holds, for each imported CUDA buffer whose producer named a
-// stream, an event recorded on that stream at import: memview's work on the
-// buffer waits for it on the device (cuStreamWaitEvent), never on the host.
-var importEvents sync.Map // *memview.Buffer -> *cuda.Event
-
-// opStream is the stream memview's work on dst (and src) runs on: handle h
-// (0: the legacy default stream) of the device involved. Work waits for the
-// producers of imported operands first.
-func opStream(h C.uintptr_t, arrays ...*memview.Array) (*cuda.Stream, error) {
+// opStream is the stream memview's work on the arrays runs on: handle h (0:
+// the legacy default stream) of the device involved — the stream memview made
+// with that handle, if it did. The cuda package makes the work wait for what
+// is pending on the arrays' memory, and records what it leaves pending there.
+func opStream(h C.uintptr_t, arrays ...*memview.Array) *cuda.Stream {
 	ordinal := 0
 	for _, a := range arrays {
 		if cuda.ThroughDriver(a.Device()) {
@@ -45,15 +40,7 @@ func opStream(h C.uintptr_t, arrays ...*memview.Array) (*cuda.Stream, error) {
 			break
 		}
 	}
-	s := cuda.StreamOf(ordinal, uintptr(h))
-	for _, a := range arrays {
-		if ev, ok := importEvents.Load(a.Buffer()); ok {
-			if err := ev.(*cuda.Event).WaitOn(s); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return s, nil
+	return cuda.StreamFor(ordinal, uintptr(h))
 }
 
 // hostOnly reports whether every array is in plain host memory, where memview's
@@ -67,25 +54,12 @@ func hostOnly(arrays ...*memview.Array) bool {
 	return true
 }
 
-// pending is the stream left with work on dst after an operation: the stream's
-// handle when the work was enqueued without a host wait (device-only work),
-// else 0.
-func pending(s *cuda.Stream, arrays ...*memview.Array) C.uintptr_t {
-	for _, a := range arrays {
-		if !cuda.ThroughDriver(a.Device()) {
-			return 0
-		}
-	}
-	return C.uintptr_t(s.Handle())
-}
-
 //export mvgo_copy_to_device
 func mvgo_copy_to_device(h C.uintptr_t, device *C.char, order C.char, stream C.uintptr_t,
 	m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
 	defer forkgate.Enter()() // may run without the GIL (module.c)
-	var left C.uintptr_t
-	rc = derive(h, m, e, func(a *memview.Array) (*memview.Array, error) {
+	return derive(h, m, e, func(a *memview.Array) (*memview.Array, error) {
 		dev := a.Device()
 		if d := C.GoString(device); d != "" {
 			var err error
@@ -115,25 +89,16 @@ func mvgo_copy_to_device(h C.uintptr_t, device *C.char, order C.char, stream C.u
 		if err != nil {
 			return nil, err
 		}
-		s, err := opStream(stream, out, a)
-		if err == nil {
-			err = cuda.Copy(out, a, s)
-		}
-		if err != nil {
+		if err := cuda.Copy(out, a, opStream(stream, out, a)); err != nil {
 			_ = out.Release()
 			return nil, err
 		}
-		left = pending(s, out, a)
 		return out, nil
 	})
-	if rc == 0 {
-		m.stream = C.int64_t(left) // after derive's fillMeta, which clears it
-	}
-	return rc
 }
 
 //export mvgo_copyto
-func mvgo_copyto(dst, src C.uintptr_t, stream C.uintptr_t, left *C.uintptr_t, e *C.mv_err) (rc C.int) {
+func mvgo_copyto(dst, src C.uintptr_t, stream C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
 	defer forkgate.Enter()() // may run without the GIL (module.c)
 	return withArray(dst, e, func(d *memview.Array) error {
@@ -144,20 +109,12 @@ func mvgo_copyto(dst, src C.uintptr_t, stream C.uintptr_t, left *C.uintptr_t, e 
 		if hostOnly(d, s) {
 			return memview.CopyInto(d, s)
 		}
-		st, err := opStream(stream, d, s)
-		if err != nil {
-			return err
-		}
-		if err := cuda.Copy(d, s, st); err != nil {
-			return err
-		}
-		*left = pending(st, d, s)
-		return nil
+		return cuda.Copy(d, s, opStream(stream, d, s))
 	})
 }
 
 //export mvgo_fill
-func mvgo_fill(h C.uintptr_t, item unsafe.Pointer, n C.int64_t, stream C.uintptr_t, left *C.uintptr_t, e *C.mv_err) (rc C.int) {
+func mvgo_fill(h C.uintptr_t, item unsafe.Pointer, n C.int64_t, stream C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
 	defer forkgate.Enter()() // may run without the GIL (module.c)
 	b := C.GoBytes(item, C.int(n))
@@ -165,40 +122,9 @@ func mvgo_fill(h C.uintptr_t, item unsafe.Pointer, n C.int64_t, stream C.uintptr
 		if hostOnly(a) {
 			return a.FillBytes(b)
 		}
-		st, err := opStream(stream, a)
-		if err != nil {
-			return err
-		}
-		if err := cuda.Fill(a, b, st); err != nil {
-			return err
-		}
-		*left = pending(st, a)
-		return nil
+		return cuda.Fill(a, b, opStream(stream, a))
 	})
 }
-
-// recordImport records an event on the producer's stream of an imported CUDA
-// array (on device dev), when there is a driver and a stream; nil otherwise.
-func recordImport(dev memview.Device, stream uintptr) (*cuda.Event, error) {
-	if stream == 0 || !cuda.Available() {
-		return nil, nil
-	}
-	ev, err := cuda.Record(cuda.StreamOf(dev.ID, stream))
-	if err != nil {
-		return nil, fmt.Errorf("stream %#x: %w", stream, err)
-	}
-	return ev, nil
-}
-
-// forgetImport destroys the event of an imported buffer, when its memory goes.
-func forgetImport(b *memview.Buffer) {
-	if ev, ok := importEvents.LoadAndDelete(b); ok {
-		_ = ev.(*cuda.Event).Destroy()
-	}
-}
-
-// owned streams made by mv.cuda.Stream, by handle.
-var streams sync.Map // uintptr -> *cuda.Stream
 
 //export mvgo_stream_create
 func mvgo_stream_create(ordinal C.int, nonBlocking C.int, out *C.uintptr_t, e *C.mv_err) (rc C.int) {
@@ -207,7 +133,6 @@ func mvgo_stream_create(ordinal C.int, nonBlocking C.int, out *C.uintptr_t, e *C
 	if err != nil {
 		return setErr(e, err)
 	}
-	streams.Store(s.Handle(), s)
 	*out = C.uintptr_t(s.Handle())
 	return 0
 }
@@ -215,11 +140,11 @@ func mvgo_stream_create(ordinal C.int, nonBlocking C.int, out *C.uintptr_t, e *C
 //export mvgo_stream_destroy
 func mvgo_stream_destroy(h C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	s, ok := streams.LoadAndDelete(uintptr(h))
+	s, ok := cuda.LookupStream(uintptr(h))
 	if !ok {
 		return setErr(e, fmt.Errorf("memview: stream %#x was not made by memview or is already closed: %w", uintptr(h), memview.ErrInvalid))
 	}
-	if err := s.(*cuda.Stream).Destroy(); err != nil {
+	if err := s.Destroy(); err != nil {
 		return setErr(e, err)
 	}
 	return 0
@@ -229,10 +154,7 @@ func mvgo_stream_destroy(h C.uintptr_t, e *C.mv_err) (rc C.int) {
 func mvgo_stream_sync(ordinal C.int, h C.uintptr_t, query C.int, done *C.int, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
 	defer forkgate.Enter()() // may run without the GIL (module.c)
-	s := cuda.StreamOf(int(ordinal), uintptr(h))
-	if v, ok := streams.Load(uintptr(h)); ok {
-		s = v.(*cuda.Stream)
-	}
+	s := cuda.StreamFor(int(ordinal), uintptr(h))
 	if query != 0 {
 		ok, err := s.Done()
 		if err != nil {

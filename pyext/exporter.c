@@ -194,9 +194,12 @@ get_cai(PyObject *self, void *c)
     }
     /* data: (ptr, readonly), ptr 0 for an empty array */
     void *ptr = a->len == 0 ? NULL : (void *)a->buf;
+    /* The stream with work still pending on the memory, wherever it was
+     * enqueued (through this view or any other): kept with the memory, in Go. */
+    long long pending = a->pending ? (long long)__atomic_load_n(a->pending, __ATOMIC_ACQUIRE) : 0;
     PyObject *stream;
-    if (a->stream != 0)
-        stream = PyLong_FromLongLong(a->stream);
+    if (pending != 0)
+        stream = PyLong_FromLongLong(pending);
     else {
         Py_INCREF(Py_None);
         stream = Py_None;
@@ -320,7 +323,7 @@ mv_new_array(const mv_meta *m, PyObject *base)
     memcpy(a->typestr, m->typestr, sizeof a->typestr);
     memcpy(a->device, m->device, sizeof a->device);
     a->device_kind = m->device_kind;
-    a->stream = (long long)m->stream;
+    a->pending = m->pending;
     a->device[sizeof a->device - 1] = 0;
     a->typestr[sizeof a->typestr - 1] = 0;
     Py_XINCREF(base);

@@ -38,17 +38,15 @@ func importBuffer(buf unsafe.Pointer, shape []int, cstrides *C.int64_t, itemsize
 	}
 	return adopt(who, dt, shape, strides, lo, readonly, func(release func()) *memview.Buffer {
 		return memview.WrapExternal(unsafe.Add(buf, lo), hi-lo, readonly, release)
-	}, func() { C.mv_release_import(token) })
+	}, nil, func() { C.mv_release_import(token) })
 }
 
 // importDevice wraps CUDA memory described by a CUDA Array Interface, never
-// touching it; token is the producer object. The device is the one the driver
-// names for the address (device 0 where there is no driver, so interface dicts
-// can still be checked on machines without a GPU).
+// touching it; token is the producer object, on the device importedDevice finds.
 //
-// When sync is set and the producer named a stream, an event is recorded on that
-// stream now, and memview's later work on the memory waits for it (see
-// recordImport); the event goes with the memory.
+// The producer's stream stays with the memory (exports report it); when sync is
+// set, an event is recorded on it now and memview's later work on the memory
+// waits for it, on the device (cuda.Imported).
 func importDevice(ptr uintptr, shape []int, cstrides *C.int64_t, typestr string,
 	readonly bool, stream uintptr, sync bool, token unsafe.Pointer) (*memview.Array, error) {
 	const who = "memview.from_cuda_array_interface"
@@ -66,33 +64,41 @@ func importDevice(ptr uintptr, shape []int, cstrides *C.int64_t, typestr string,
 	if uintptr(-lo) > ptr {
 		return nil, fmt.Errorf("%s: strides reach below address 0: %w", who, memview.ErrInvalid)
 	}
+	dev, err := importedDevice(who, ptr, hi > lo)
+	if err != nil {
+		return nil, err
+	}
+	return adopt(who, dt, shape, strides, lo, readonly, func(release func()) *memview.Buffer {
+		return memview.WrapDevice(ptr-uintptr(-lo), hi-lo, readonly, dev, release)
+	}, func(b *memview.Buffer) error {
+		if err := cuda.Imported(b, stream, sync); err != nil {
+			return fmt.Errorf("stream %#x: %w", stream, err)
+		}
+		return nil
+	}, func() { C.mv_release_object(token) })
+}
+
+// importedDevice is the device of imported CUDA memory at ptr: the one the
+// driver names for the address; for an empty array with no address, the
+// device of the calling thread's current context (where the producer made
+// it); device 0 where there is no driver, so that interface dicts can still be
+// checked on machines without a GPU.
+func importedDevice(who string, ptr uintptr, nonEmpty bool) (memview.Device, error) {
 	dev := memview.Device{Kind: memview.CUDA}
-	if id, err := cuda.PointerDevice(ptr); err == nil {
+	if ptr != 0 {
+		id, err := cuda.PointerDevice(ptr)
+		switch {
+		case err == nil:
+			dev.ID = id
+			return dev, nil
+		case nonEmpty && !errors.Is(err, cuda.ErrNoDevice):
+			return dev, fmt.Errorf("%s: %#x is not CUDA memory (%v): %w", who, ptr, err, memview.ErrInvalid)
+		}
+	}
+	if id, ok := cuda.CurrentDevice(); ok {
 		dev.ID = id
-	} else if !errors.Is(err, cuda.ErrNoDevice) && hi > lo {
-		return nil, fmt.Errorf("%s: %#x is not CUDA memory (%v): %w", who, ptr, err, memview.ErrInvalid)
 	}
-	var ev *cuda.Event
-	if sync {
-		if ev, err = recordImport(dev, stream); err != nil {
-			return nil, fmt.Errorf("%s: %w", who, err)
-		}
-	}
-	var buf *memview.Buffer
-	a, err := adopt(who, dt, shape, strides, lo, readonly, func(release func()) *memview.Buffer {
-		buf = memview.WrapDevice(ptr-uintptr(-lo), hi-lo, readonly, dev, release)
-		if ev != nil {
-			importEvents.Store(buf, ev)
-		}
-		return buf
-	}, func() {
-		forgetImport(buf)
-		C.mv_release_object(token)
-	})
-	if err != nil && ev != nil {
-		forgetImport(buf) // giveBack runs only when adopt succeeded
-	}
-	return a, err
+	return dev, nil
 }
 
 // foreignLayout checks the layout of memory someone else owns at addr and
@@ -121,11 +127,12 @@ func foreignLayout(who string, dt memview.DType, addr uintptr, shape []int,
 	return strides, lo, hi, nil
 }
 
-// adopt makes an array over the buffer wrap returns. giveBack runs when the last
-// reference to the buffer goes — but only if adopt succeeded: on failure the
-// caller still owns the memory and gives it back itself.
+// adopt makes an array over the buffer wrap returns, and runs ready (if not
+// nil) on the buffer. giveBack runs when the last reference to the buffer goes
+// — but only if adopt succeeded: on failure the caller still owns the memory
+// and gives it back itself.
 func adopt(who string, dt memview.DType, shape, strides []int, lo int, readonly bool,
-	wrap func(release func()) *memview.Buffer, giveBack func()) (*memview.Array, error) {
+	wrap func(release func()) *memview.Buffer, ready func(*memview.Buffer) error, giveBack func()) (*memview.Array, error) {
 	armed := false
 	b := wrap(func() {
 		if armed {
@@ -133,6 +140,11 @@ func adopt(who string, dt memview.DType, shape, strides []int, lo int, readonly 
 		}
 	})
 	a, err := memview.NewArray(b, dt, shape, strides, -lo, readonly)
+	if err == nil && ready != nil {
+		if err = ready(b); err != nil {
+			_ = a.Release() // the buffer keeps the reference below
+		}
+	}
 	if err != nil {
 		_ = b.Release() // not armed
 		return nil, fmt.Errorf("%s: %w", who, err)

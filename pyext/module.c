@@ -103,14 +103,12 @@ view_base(MVArray *parent)
     return parent->base ? parent->base : (PyObject *)parent;
 }
 
-/* finish_view makes a view of parent: same owner, same stream. */
+/* finish_view makes a view of parent, with the same owner (the pending-work
+ * state of CUDA memory comes with the memory, from Go). */
 static PyObject *
 finish_view(int rc, const mv_meta *m, const mv_err *e, MVArray *parent)
 {
-    PyObject *v = finish(rc, m, e, view_base(parent));
-    if (v != NULL)
-        ((MVArray *)v)->stream = parent->stream;
-    return v;
+    return finish(rc, m, e, view_base(parent));
 }
 
 /* empty(shape: tuple[int], dtype: str, order: str, device: str = "cpu") -> Array,
@@ -268,10 +266,7 @@ core_from_cai(PyObject *mod, PyObject *args)
         Py_DECREF(obj);
         return mv_raise(&e);
     }
-    PyObject *a = mv_new_array(&m, obj);
-    if (a != NULL)
-        ((MVArray *)a)->stream = stream;
-    return a;
+    return mv_new_array(&m, obj);
 }
 
 /* dtype_info(name) -> (name, itemsize, typestr, format) of a dtype name or typestr */
@@ -424,7 +419,7 @@ core_readonly_view(PyObject *mod, PyObject *o)
 /* ---- copies and writes (Go does the work) ---- */
 
 /* copy(a, order: str, device: str = "" (a's), stream: int = 0) -> new Go-owned
- * Array on device; its stream is the one left with pending work, if any */
+ * Array on device (work left pending on device memory is recorded with it, in Go) */
 static PyObject *
 core_copy(PyObject *mod, PyObject *args)
 {
@@ -449,7 +444,8 @@ core_copy(PyObject *mod, PyObject *args)
 }
 
 /* copyto(dst, src, stream=0): strided copy with broadcasting, between any devices;
- * overlap-safe. Device-only work is left pending on the stream, which dst reports. */
+ * overlap-safe. Device-only work is left pending on the stream, which every view
+ * of either operand's memory then reports. */
 static PyObject *
 core_copyto(PyObject *mod, PyObject *args)
 {
@@ -466,18 +462,15 @@ core_copyto(PyObject *mod, PyObject *args)
     if (src == NULL)
         return NULL;
     mv_err e;
-    uintptr_t left = 0;
     int rc;
     dst->busy++;
     src->busy++;
     NOGIL(long_work(dst) || long_work(src),
-          rc = mvgo_copyto(dst->handle, src->handle, (uintptr_t)stream, &left, &e));
+          rc = mvgo_copyto(dst->handle, src->handle, (uintptr_t)stream, &e));
     dst->busy--;
     src->busy--;
     if (rc != 0)
         return mv_raise(&e);
-    if (left != 0)
-        dst->stream = (long long)left;
     Py_RETURN_NONE;
 }
 
@@ -497,15 +490,12 @@ core_fill(PyObject *mod, PyObject *args)
     if (a == NULL)
         return NULL;
     mv_err e;
-    uintptr_t left = 0;
     int rc;
     a->busy++;
-    NOGIL(long_work(a), rc = mvgo_fill(a->handle, (void *)item, n, (uintptr_t)stream, &left, &e));
+    NOGIL(long_work(a), rc = mvgo_fill(a->handle, (void *)item, n, (uintptr_t)stream, &e));
     a->busy--;
     if (rc != 0)
         return mv_raise(&e);
-    if (left != 0)
-        a->stream = (long long)left;
     Py_RETURN_NONE;
 }
 

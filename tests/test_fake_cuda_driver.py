@@ -13,6 +13,7 @@ import pytest
 import memview as mv
 
 HERE = Path(__file__).parent / "fake_cuda"
+ABI = Path(__file__).parent.parent / "cuda"  # cuda_abi.h, shared with memview's driver file
 
 
 @pytest.mark.skipif(mv.cuda.is_available(), reason="a real CUDA driver is loaded here")
@@ -21,7 +22,8 @@ HERE = Path(__file__).parent / "fake_cuda"
 def test_cuda_paths_against_the_fake_driver(tmp_path):
     cc = shutil.which("cc") or shutil.which("gcc")
     lib = tmp_path / "libcuda.so.1"
-    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(lib), str(HERE / "fake_cuda.c")], check=True)
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", "-Werror", f"-I{ABI}", "-o", str(lib),
+                    str(HERE / "fake_cuda.c")], check=True)
     # the same memview this process imported, wherever it was installed
     path = os.pathsep.join([str(Path(mv.__file__).resolve().parent.parent), os.environ.get("PYTHONPATH", "")])
     env = dict(os.environ, LD_LIBRARY_PATH=f"{tmp_path}:{os.environ.get('LD_LIBRARY_PATH', '')}",
