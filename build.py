@@ -300,10 +300,11 @@ def cmd_pytest(args):
 
 
 def cmd_gotest(args):
-    # The core must build without cgo; cuda/ loads the driver through cgo (dlopen).
+    # The core must build without cgo; cuda/ loads the driver through cgo (dlopen),
+    # and its no-cgo twin lets its planners and kernels be tested without cgo too.
     nocgo = go_env({"CGO_ENABLED": "0"})
-    run(["go", "vet", "./memview/..."], env=nocgo)
-    run(["go", "test", "-count=1", "./memview/..."], env=nocgo)
+    run(["go", "vet", "./memview/...", "./cuda/..."], env=nocgo)
+    run(["go", "test", "-count=1", "./memview/...", "./cuda/..."], env=nocgo)
     cgo = go_env({"CGO_ENABLED": "1"})
     run(["go", "vet", "./cuda/..."], env=cgo)
     run(["go", "test", "-count=1", "./cuda/..."], env=cgo)

@@ -6,28 +6,12 @@ memview calls the driver correctly (context current and restored, writes inside
 allocations, valid pitches, live streams and events)."""
 import ctypes
 import gc
-import os
 
 import numpy as np
 import pytest
 
 import memview as mv
-
-fake = ctypes.CDLL(os.environ["MEMVIEW_FAKE_CUDA"])
-fake.fake_last_violation.restype = ctypes.c_char_p
-fake.fake_foreign_alloc.restype = ctypes.c_void_p
-fake.fake_foreign_alloc.argtypes = [ctypes.c_size_t]
-fake.fake_foreign_free.argtypes = [ctypes.c_void_p]
-
-
-@pytest.fixture(autouse=True)
-def driver_used_correctly():
-    yield
-    gc.collect()
-    found, last = fake.fake_violations(), fake.fake_last_violation().decode()
-    fake.fake_reset_violations()  # one test's misuse must not fail the next
-    assert found == 0, last
-    assert not fake.fake_context_leaked(), "memview left a context current on the calling thread"
+from fakedriver import Producer, driver_used_correctly, fake  # noqa: F401 (an autouse fixture)
 
 
 def test_the_fake_is_loaded_and_checks():
@@ -124,18 +108,6 @@ def test_streams_and_pending_work():
         assert g.__cuda_array_interface__["stream"] == mv.cuda.LEGACY_STREAM
         mv.cuda.synchronize()
     assert s.closed
-
-
-class Producer:
-    """A CuPy stand-in: foreign "device" memory with a stream in its interface."""
-
-    def __init__(self, n, stream):
-        self.ptr = fake.fake_foreign_alloc(8 * n)
-        self.__cuda_array_interface__ = {"shape": (n,), "typestr": "<f8", "data": (self.ptr, False),
-                                         "version": 3, "stream": stream}
-
-    def __del__(self):
-        fake.fake_foreign_free(self.ptr)
 
 
 def test_imports_record_and_wait_on_the_producers_stream():

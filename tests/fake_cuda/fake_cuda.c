@@ -538,6 +538,19 @@ CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
 CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s) { return memset_n(d, v, n, 2, s); }
 CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) { return memset_n(d, v, n, 4, s); }
 
+/* Not used by memview any more (its fill kernels do this), but part of the
+ * driver, so that earlier builds of memview can be run against this fake. */
+CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h, CUstream s);
+CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h, CUstream s)
+{
+    for (size_t r = 0; r < h; r++) {
+        CUresult rc = memset_n(d + r * pitch, v, w, 4, s);
+        if (rc)
+            return rc;
+    }
+    return CUDA_SUCCESS;
+}
+
 static void count_transfer(const char *d, const char *s, size_t n)
 {
     if (!is_device_side(d, n) || !is_device_side(s, n))
