@@ -10,8 +10,9 @@
     python3 build.py ext         build the importable package into .build/pkg/
     python3 build.py gpu-check [WHEEL] [OUTDIR]
                                  on a GPU machine without Go: install an abi3 wheel
-                                 built elsewhere and run every GPU test and benchmark,
-                                 writing results to OUTDIR (default $OUT or gpu-results/)
+                                 built elsewhere and run every GPU test (pytest -m gpu)
+                                 and benchmark, writing results to OUTDIR (default
+                                 $OUT or gpu-results/), all within 8 minutes
 
 Set-up is done here, on a fresh machine, every time it is needed: a virtual
 environment in .build/venv (numpy, pytest, pybindgen from requirements-dev.txt),
@@ -224,8 +225,29 @@ def build_ext(python: Path, out: Path, goexperiment: str | None = None) -> Path:
 # ---------------------------------------------------------------- wheel / PEP 517
 
 
+# The newest glibc the extension may need on Linux x86-64: the wheel says so in
+# its platform tag, so that pip refuses it cleanly on an older system instead of
+# the import failing there. check_glibc holds the built extension to it.
+GLIBC = (2, 34)
+
+
 def platform_tag() -> str:
-    return sysconfig.get_platform().replace("-", "_").replace(".", "_")
+    plat = sysconfig.get_platform()
+    if plat == "linux-x86_64":
+        return f"manylinux_{GLIBC[0]}_{GLIBC[1]}_x86_64"
+    return plat.replace("-", "_").replace(".", "_")
+
+
+def check_glibc(pkg: Path) -> None:
+    """Fail loudly if a shared object in pkg needs a newer glibc than the tag states
+    (the versions it needs are named GLIBC_x.y in its dynamic string table)."""
+    for so in pkg.glob("*.so"):
+        found = {tuple(int(p) for p in m.group(1).split(b"."))
+                 for m in re.finditer(rb"GLIBC_(\d+\.\d+(?:\.\d+)?)\x00", so.read_bytes())}
+        newest = max(found, default=(0, 0))
+        if newest[:2] > GLIBC:
+            sys.exit(f"build.py: {so.name} needs glibc {'.'.join(map(str, newest))}, newer than the "
+                     f"{GLIBC[0]}.{GLIBC[1]} its wheel tag promises; raise GLIBC in build.py")
 
 
 def _record_line(arcname: str, data: bytes) -> str:
@@ -236,6 +258,8 @@ def _record_line(arcname: str, data: bytes) -> str:
 def write_wheel(pkg: Path, dist: Path) -> Path:
     """Pack the assembled package as cp311-abi3 wheel."""
     tag = f"cp311-abi3-{platform_tag()}"
+    if tag.endswith("manylinux_%d_%d_x86_64" % GLIBC):
+        check_glibc(pkg)
     dist.mkdir(parents=True, exist_ok=True)
     whl = dist / f"{NAME}-{VERSION}-{tag}.whl"
     info = f"{NAME}-{VERSION}.dist-info"
@@ -334,7 +358,9 @@ def cmd_wheel(args):
 
 
 def cmd_gpu_check(args):
-    """Install a prebuilt wheel (no Go needed) and run the GPU tests and benchmarks."""
+    """Install a prebuilt wheel (no Go needed) and run every GPU test (marker `gpu`,
+    across the whole suite) and the GPU benchmarks, each step with a time limit so
+    that the whole check ends within 8 minutes."""
     wheels = sorted((ROOT / "dist").glob(f"{NAME}-*-abi3-*.whl"))
     wheel = Path(args[0]) if args else (wheels[-1] if wheels else None)
     if wheel is None or not wheel.exists():
@@ -342,23 +368,31 @@ def cmd_gpu_check(args):
     out = Path(args[1] if len(args) > 1 else os.environ.get("OUT") or ROOT / "gpu-results")
     out.mkdir(parents=True, exist_ok=True)
     import tempfile
+    import time
     site = Path(tempfile.mkdtemp(prefix="memview-site-"))
     run([sys.executable, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "-q",
          "--target", site, wheel])
-    env = dict(os.environ, PYTHONPATH=str(site))
-    tests = ["tests/test_gpu.py", "tests/test_cuda_streams.py", "tests/test_cuda_interface.py",
-             "tests/test_gpumemoryview.py", "tests/test_create.py", "tests/test_roundtrip.py",
-             "tests/test_lifetime.py"]
-    with open(out / "pytest.txt", "w") as f:
-        rc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
-                             f"--junitxml={out / 'pytest.xml'}", *tests], cwd=ROOT, env=env,
-                            stdout=f, stderr=subprocess.STDOUT).returncode
-    with open(out / "bench_cuda.txt", "w") as f:
-        brc = subprocess.run([sys.executable, "benchmarks/bench_cuda.py"], cwd=ROOT, env=env,
-                             stdout=f, stderr=subprocess.STDOUT).returncode
+    env = dict(os.environ, PYTHONPATH=str(site), PYTHONUNBUFFERED="1")
+
+    def step(cmd, log, limit):
+        start = time.monotonic()
+        with open(out / log, "w") as f:
+            try:
+                rc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=f, stderr=subprocess.STDOUT,
+                                    timeout=limit).returncode
+            except subprocess.TimeoutExpired:
+                f.write(f"\n[gpu-check] stopped after {limit} s\n")
+                rc = "timeout"
+        return rc, time.monotonic() - start
+
+    rc, t_tests = step([sys.executable, "-m", "pytest", "-q", "-rs", "-m", "gpu", "-p", "no:cacheprovider",
+                        f"--junitxml={out / 'pytest.xml'}", "tests"], "pytest.txt", 330)
+    brc, t_bench = step([sys.executable, "benchmarks/bench_cuda.py"], "bench_cuda.txt", 120)
     tail = (out / "pytest.txt").read_text().strip().splitlines()[-1:]
-    summary = (f"wheel: {wheel.name}\npython: {sys.version.split()[0]}\n"
-               f"pytest exit {rc}: {tail[0] if tail else ''}\nbench_cuda exit {brc}\n")
+    import platform
+    summary = (f"wheel: {wheel.name}\npython: {sys.version.split()[0]} ({platform.platform()})\n"
+               f"pytest -m gpu exit {rc} in {t_tests:.0f} s: {tail[0] if tail else ''}\n"
+               f"bench_cuda exit {brc} in {t_bench:.0f} s\n")
     (out / "result.txt").write_text(summary)
     print(summary + (out / "bench_cuda.txt").read_text())
     if rc or brc:

@@ -1,13 +1,28 @@
 """CUDA benchmarks against anchors measured in the same run (needs a GPU and CuPy).
 
-CAI export time; cupy.asarray on a memview array vs on a CuPy array; a CuPy
-elementwise kernel's bandwidth over Go-allocated device memory vs CuPy-allocated
-memory (target >= 0.98x); host<->device copy bandwidth vs CuPy's.
+Each pair does the same work on both sides:
+  - CAI export of a memview array (target <= 2 us);
+  - cupy.asarray of a memview array vs of a wrapper that has only the CuPy
+    array's __cuda_array_interface__ (cupy.asarray of a CuPy array returns it
+    unchanged, which is no anchor);
+  - a CuPy kernel's bandwidth over Go-allocated vs CuPy-allocated device memory
+    (target >= 0.98x);
+  - host <-> device transfers into memory allocated beforehand on both sides (no
+    allocation or zero-fill in the timed region), pageable host memory;
+  - strided device copies into an existing array: memview's kernels vs CuPy's
+    elementwise copy (target: bandwidth >= 0.9x CuPy's), and strided fills.
 """
 import sys
 
 import memview as mv
 from _timing import interleaved_best as pair
+
+
+class CAIOnly:
+    """An object with nothing but another array's __cuda_array_interface__."""
+
+    def __init__(self, a):
+        self.__cuda_array_interface__ = a.__cuda_array_interface__
 
 
 def main():
@@ -19,6 +34,11 @@ def main():
     except ImportError:
         print("skip: CuPy is not installed")
         return 0
+    import numpy as np
+
+    def sync():
+        cp.cuda.runtime.deviceSynchronize()
+
     c = cp.zeros((1024, 1024), dtype=cp.float32)
     a = mv.from_cuda_array_interface(c)
 
@@ -26,17 +46,16 @@ def main():
     print(f"CAI export of a memview device array: {t_cai * 1e9:.1f} ns "
           f"(target <= 2000 ns: {'met' if t_cai <= 2e-6 else 'MISSED'})")
 
-    t_mv, t_cp = pair(lambda: cp.asarray(a), lambda: cp.asarray(c), 20_000)
-    print(f"cupy.asarray(memview array) {t_mv * 1e9:.1f} ns vs cupy.asarray(cupy array) "
+    w = CAIOnly(c)
+    t_mv, t_cp = pair(lambda: cp.asarray(a), lambda: cp.asarray(w), 20_000)
+    print(f"cupy.asarray(memview array) {t_mv * 1e9:.1f} ns vs cupy.asarray(CAI-only wrapper of a CuPy array) "
           f"{t_cp * 1e9:.1f} ns: ratio {t_mv / t_cp:.3g}")
 
     t_imp, t_anchor = pair(lambda: mv.from_cuda_array_interface(c),
                            lambda: c.__cuda_array_interface__, 20_000)
     print(f"mv.from_cuda_array_interface(cupy array) {t_imp * 1e9:.1f} ns "
           f"(of which CuPy building its dict: {t_anchor * 1e9:.1f} ns)")
-
     del a
-    import numpy as np
 
     n = 256 << 20  # bytes
     g = mv.zeros(n // 4, "float32", device="cuda")
@@ -47,44 +66,86 @@ def main():
     def kern(x, out):
         def run():
             cp.multiply(x, 2, out=out)
-            cp.cuda.runtime.deviceSynchronize()
+            sync()
         return run
 
     t_go, t_cp = pair(kern(gc_, go_out), kern(cc, cp_out), 20, repeat=9)
     bw_go, bw_cp = 2 * n / t_go / 1e9, 2 * n / t_cp / 1e9
     print(f"CuPy kernel over Go-allocated memory {bw_go:.0f} GB/s vs CuPy-allocated {bw_cp:.0f} GB/s: "
           f"ratio {bw_go / bw_cp:.3f} (target >= 0.98: {'met' if bw_go / bw_cp >= 0.98 else 'MISSED'})")
+    del go_out, cp_out
 
     host = np.ones(n // 4, dtype=np.float32)
     hmv = mv.from_buffer(host)
+    host_out = np.empty_like(host)
+    hout = mv.from_buffer(host_out)
 
     def transfer(name, mine, theirs):
         t_mv, t_cp = pair(mine, theirs, 3, repeat=5)
-        print(f"{name} 256 MiB (pageable): memview {n / t_mv / 1e9:.1f} GB/s, CuPy {n / t_cp / 1e9:.1f} GB/s: "
-              f"ratio (time) {t_mv / t_cp:.3f}")
+        print(f"{name} 256 MiB (pageable host memory, destination allocated beforehand): "
+              f"memview {n / t_mv / 1e9:.1f} GB/s, CuPy {n / t_cp / 1e9:.1f} GB/s: ratio (time) {t_mv / t_cp:.3f}")
+
+    def h2d_mv():
+        g[...] = hmv
 
     def h2d_cp():
-        cp.asarray(host)
-        cp.cuda.runtime.deviceSynchronize()
+        cc.set(host)
+        sync()
 
-    transfer("host->device", lambda: hmv.to("cuda").release(), h2d_cp)
-    transfer("device->host", lambda: g.to("cpu").release(), lambda: cp.asnumpy(cc))
+    def d2h_mv():
+        hout[...] = g
 
-    gs = g.reshape(4096, -1)[:, ::2]
-    cs = cc.reshape(4096, -1)[:, ::2]
+    def d2h_cp():
+        cc.get(out=host_out)
+        sync()
 
-    def d2d_mv():
-        gs.copy().release()
-        cp.cuda.runtime.deviceSynchronize()
+    transfer("host->device", h2d_mv, h2d_cp)
+    transfer("device->host", d2h_mv, d2h_cp)
 
-    def d2d_cp():
-        cp.ascontiguousarray(cs)
-        cp.cuda.runtime.deviceSynchronize()
+    # Strided device copies into existing arrays: memview's kernels vs CuPy's.
+    rows = 4096
+    g2, c2 = g.reshape(rows, -1), cc.reshape(rows, -1)
+    cols = c2.shape[1]
+    cases = [
+        ("every 2nd float32 of each row", (slice(None), slice(None, None, 2)), (rows, cols // 2)),
+        ("rows reversed", (slice(None, None, -1),), (rows, cols)),
+        ("both axes reversed", (slice(None, None, -1), slice(None, None, -1)), (rows, cols)),
+    ]
+    for label, key, shape in cases:
+        gs, cs = g2[key], c2[key]
+        gdst = mv.zeros(shape, "float32", device="cuda")
+        cdst = cp.zeros(shape, dtype=cp.float32)
+        moved = 2 * 4 * shape[0] * shape[1]  # bytes read and written
 
-    t_mv, t_cp = pair(d2d_mv, d2d_cp, 5, repeat=5)
-    print(f"strided device copy (4096 rows, every 2nd float32): memview {t_mv * 1e3:.2f} ms "
-          f"(2-D copies of one item per row), CuPy kernel {t_cp * 1e3:.2f} ms: ratio {t_mv / t_cp:.2f}")
-    del gc_, g, gs, hmv
+        def mv_copy():
+            gdst[...] = gs
+            sync()
+
+        def cp_copy():
+            cdst[...] = cs
+            sync()
+
+        t_mv, t_cp = pair(mv_copy, cp_copy, 5, repeat=7)
+        ratio = t_cp / t_mv
+        print(f"strided device copy, {label} ({shape[0]}x{shape[1]}): memview kernel {moved / t_mv / 1e9:.0f} GB/s, "
+              f"CuPy {moved / t_cp / 1e9:.0f} GB/s: bandwidth ratio {ratio:.2f} "
+              f"(target >= 0.9: {'met' if ratio >= 0.9 else 'MISSED'})")
+        del gdst, cdst
+
+    gs, cs = g2[:, ::2], c2[:, ::2]
+
+    def mv_fill():
+        gs.fill(1.5)
+        sync()
+
+    def cp_fill():
+        cs.fill(1.5)
+        sync()
+
+    t_mv, t_cp = pair(mv_fill, cp_fill, 5, repeat=7)
+    print(f"strided fill, every 2nd float32: memview {t_mv * 1e3:.3f} ms, CuPy {t_cp * 1e3:.3f} ms: "
+          f"ratio (time) {t_mv / t_cp:.2f}")
+    del gc_, g, g2, gs, hmv, hout
     return 0
 
 

@@ -131,7 +131,7 @@ func (st *pending) recordLocked(s *Stream) error {
 func (st *pending) waitOn(s *Stream) error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.stream == nil || !st.ordered || st.event == 0 || st.stream.handle == s.handle {
+	if st.stream == nil || !st.ordered || st.event == 0 || st.stream.same(s) {
 		return nil
 	}
 	ctx, err := s.ctx()

@@ -87,6 +87,10 @@ func LookupStream(handle uintptr) (*Stream, bool) {
 	return s.(*Stream), true
 }
 
+// same reports whether s and t are one stream (handles such as the legacy
+// stream's name a different stream on each device).
+func (s *Stream) same(t *Stream) bool { return s.handle == t.handle && s.device == t.device }
+
 // Handle is the driver's handle (CUstream), as the CUDA Array Interface passes it.
 func (s *Stream) Handle() uintptr { return s.handle }
 

@@ -199,3 +199,81 @@ func TestBufferConcurrentRefs(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// testState records when it is closed, and whether the memory was still
+// allocated then.
+type testState struct {
+	closes int
+	pool   *Pool
+	live   int64
+	err    error
+}
+
+func (s *testState) Close() error {
+	s.closes++
+	s.live = s.pool.NumLive()
+	return s.err
+}
+
+// Device state belongs to the memory: one per buffer (the first attached
+// wins), shared by every view, closed once when the last reference goes and
+// before the memory is freed; a Close error is reported, and the memory is
+// still freed.
+func TestBufferDeviceState(t *testing.T) {
+	p := newTestPool(t)
+	b, err := NewBuffer(p, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.DeviceState() != nil {
+		t.Fatal("a new buffer has no device state")
+	}
+	first, second := &testState{pool: p}, &testState{pool: p}
+	if got := b.AttachDeviceState(first); got != DeviceState(first) {
+		t.Fatal("the first state attached is not kept")
+	}
+	if got := b.AttachDeviceState(second); got != DeviceState(first) || b.DeviceState() != DeviceState(first) {
+		t.Fatal("a second state replaced the first")
+	}
+	a, err := NewArray(b, Uint8, []int{64}, nil, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := a.Index(Slice(0, 64, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Buffer().DeviceState() != DeviceState(first) {
+		t.Fatal("a view does not see its memory's state")
+	}
+	for _, r := range []interface{ Release() error }{b, a} {
+		if err := r.Release(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if first.closes != 0 {
+		t.Fatal("closed while a view still refers to the memory")
+	}
+	if err := v.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if first.closes != 1 || second.closes != 0 || first.live != 1 || p.NumLive() != 0 {
+		t.Fatalf("closes %d/%d, %d allocation(s) live at Close, %d after", first.closes, second.closes, first.live, p.NumLive())
+	}
+
+	b, err = NewBuffer(p, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failing := &testState{pool: p, err: errors.New("device fault")}
+	b.AttachDeviceState(failing)
+	if err := b.Release(); err == nil || !errors.Is(err, failing.err) || p.NumLive() != 0 {
+		t.Fatalf("release with a failing Close: %v, %d live", err, p.NumLive())
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("attaching to a released buffer does not panic")
+		}
+	}()
+	b.AttachDeviceState(first)
+}

@@ -1,9 +1,10 @@
-"""The CUDA Array Interface without a GPU: export dicts, import validation, views.
+"""The CUDA Array Interface: export dicts, import validation, views.
 
-The device pointers here are made up and never dereferenced: memview only does
-address arithmetic on CUDA memory. Where a CUDA driver is present it checks that
-an address really is CUDA memory, so these tests run only where there is none;
-tests/test_gpu.py covers real CUDA arrays.
+Without a CUDA driver the device pointers here are made up and never
+dereferenced: memview only does address arithmetic on CUDA memory. Where a
+driver is present it checks that an address really is CUDA memory, so there
+the same tests run over a real device allocation (part of the GPU check,
+marker `gpu`); the few that need the driver to be absent say so.
 """
 import gc
 import weakref
@@ -12,10 +13,15 @@ import pytest
 
 import memview as mv
 
-pytestmark = pytest.mark.skipif(
-    mv.cuda.is_available(), reason="made-up device pointers are only accepted without a CUDA driver")
+pytestmark = pytest.mark.gpu
+no_driver = pytest.mark.skipif(mv.cuda.is_available(), reason="covers machines without a CUDA driver")
 
-PTR = 0x7F00_0000_0000
+if mv.cuda.is_available():
+    # Real device memory, alive for the whole module, that the addresses below fall in.
+    _BACKING = mv.zeros(1 << 16, "uint8", device="cuda")
+    PTR = _BACKING.ptr + 4096
+else:
+    PTR = 0x7F00_0000_0000
 
 
 class Producer:
@@ -29,6 +35,7 @@ def producer(shape=(3, 4), typestr="<f4", ptr=PTR, readonly=False, **extra):
     return Producer(shape=shape, typestr=typestr, data=(ptr, readonly), version=3, **extra)
 
 
+@no_driver
 def test_no_driver_here():
     assert mv.cuda.device_count() == 0 and mv.cuda.is_available() is False
 
@@ -76,6 +83,7 @@ def test_strided_import():
     assert not a.c_contiguous
 
 
+@no_driver
 def test_host_operations_are_refused():
     a = mv.from_cuda_array_interface(producer())
     with pytest.raises(BufferError, match="cuda:0"):

@@ -5,6 +5,7 @@ import pytest
 
 import memview as mv
 
+pytestmark = pytest.mark.gpu
 no_driver = pytest.mark.skipif(mv.cuda.is_available(), reason="covers machines without a CUDA driver")
 
 
@@ -90,4 +91,6 @@ def test_streams_need_a_driver():
 def test_pool_stats_shape():
     stats = mv.cuda.pool_stats()
     assert set(stats) == {"bytes_allocated", "num_live", "total_bytes_allocated", "num_allocations"}
-    assert stats["num_live"] == 0 and stats["bytes_allocated"] == 0
+    assert all(isinstance(v, int) and v >= 0 for v in stats.values())
+    if not mv.cuda.is_available():
+        assert stats["num_live"] == 0 and stats["bytes_allocated"] == 0

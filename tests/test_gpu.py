@@ -246,20 +246,71 @@ def test_pinned_and_managed_memory():
     del n
 
 
+# A kernel that really takes time: one block spins on the SM clock (clock64,
+# which the compiler cannot remove) and only then adds 1 to every element. Work
+# enqueued after it on its stream, or made to wait for it, sees the +1; work
+# that does not wait runs meanwhile on the rest of the GPU and sees the values
+# from before.
+SPIN_SOURCE = r"""
+extern "C" __global__ void memview_spin_then_add_one(float *x, long long n, long long cycles) {
+    long long start = clock64();
+    while (clock64() - start < cycles) { }
+    for (long long i = threadIdx.x; i < n; i += blockDim.x) x[i] += 1.0f;
+}
+"""
+SPIN_CYCLES = 400_000_000  # about 0.2 s at 2 GHz: far longer than the copies below
+
+
+def _spin(cp, c, stream):
+    kernel = cp.RawKernel(SPIN_SOURCE, "memview_spin_then_add_one")
+    with stream:
+        kernel((1,), (256,), (c, cp.int64(c.size), cp.int64(SPIN_CYCLES)))
+
+
 def test_stream_ordered_handoff_from_a_non_blocking_stream():
     cp = _need("cupy")
     np = _np()
-    slow = cp.ElementwiseKernel("T x", "T y", "T t = x; for (int i = 0; i < 4000; i++) t = t * (T)1; y = t + 1",
-                                "memview_slow_add_one")
-    n = 1 << 22
+    n = 1 << 20
     s = cp.cuda.Stream(non_blocking=True)
     with s:
         c = cp.arange(n, dtype=cp.float32)
-        slow(c, c)  # still running on s when memview imports c
+    s.synchronize()
+    _spin(cp, c, s)  # still running on s when memview imports c
+    with s:
         a = mv.from_cuda_array_interface(c)
     assert a.__cuda_array_interface__["stream"] == s.ptr
-    h = a[::1024].to("cpu")  # waits for s on the device, through an event: no device-wide sync
+    h = a[::1024].to("cpu")  # waits for s on the device, through the import event
     assert np.array_equal(np.asarray(h), np.arange(0, n, 1024, dtype=np.float32) + 1)
+    # Without the event the same read is wrong: memview's copy on the legacy
+    # stream does not wait for the non-blocking stream, so it reads the values
+    # from before the kernel that is still spinning.
+    _spin(cp, c, s)
+    b = mv.from_cuda_array_interface(c, sync=False)
+    early = b[::1024].to("cpu")
+    s.synchronize()
+    assert np.array_equal(np.asarray(early), np.arange(0, n, 1024, dtype=np.float32) + 1)
+    assert float(c[0]) == 2.0
+
+
+def test_memview_work_is_reported_to_cupy():
+    cp = _need("cupy")
+    np = _np()
+    s = cp.cuda.Stream(non_blocking=True)
+    c = cp.zeros(1 << 20, dtype=cp.float32)
+    _spin(cp, c, s)  # the producer's slow work
+    with s:
+        src = mv.from_cuda_array_interface(c)
+    d = mv.zeros(1 << 20, "float32", device="cuda")
+    view_before = d[::2]
+    d[...] = src[::-1]  # a kernel on the legacy stream, after the producer's work (on the device)
+    assert d.__cuda_array_interface__["stream"] == mv.cuda.LEGACY_STREAM
+    assert view_before.__cuda_array_interface__["stream"] == mv.cuda.LEGACY_STREAM
+    # CuPy, on a stream of its own that does not order against memview's, waits
+    # for the stream the interface names; had it said None, CuPy would read zeros.
+    with cp.cuda.Stream(non_blocking=True):
+        got = cp.asarray(view_before)
+        assert bool((got == 1.0).all())
+    s.synchronize()
 
 
 def test_memview_streams():
@@ -315,3 +366,118 @@ def test_go_memory_outlives_its_memview_array_while_cupy_holds_it():
     del c
     gc.collect()
     assert mv.cuda.pool_stats()["num_live"] == 0
+
+
+# ---- memview's kernels, pending work on the memory, closed streams ----
+
+KERNEL_LAYOUTS = [
+    ("reversed", lambda x: x[::-1]),
+    ("reversed both", lambda x: x[::-1, ::-1]),
+    ("columns", lambda x: x[:, ::3]),
+    ("transposed", lambda x: x.T),
+    ("reversed columns of a transpose", lambda x: x.T[::-2]),
+    ("broadcast row", lambda x: x[2:3]),
+]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "float32", "float64", "complex128"])
+@pytest.mark.parametrize("name, view", KERNEL_LAYOUTS)
+def test_device_copies_by_kernel_match_numpy(dtype, name, view):
+    cp = _need("cupy")
+    np = _np()
+    base = (np.arange(9 * 14).reshape(9, 14) % 11).astype(dtype)
+    d = mv.from_buffer(base).to("cuda")
+    src = view(d)
+    ref = view(base)
+    out = mv.zeros((9, 14) if name == "broadcast row" else ref.shape, dtype, device="cuda")
+    out[...] = src  # device to device: one kernel, any strides
+    want = np.broadcast_to(ref, out.shape)
+    assert np.array_equal(cp.asnumpy(cp.asarray(out)), want)
+    assert np.array_equal(np.asarray(src.copy().to("cpu")), ref)
+    assert np.array_equal(np.asarray(out[::-1, ::2].copy().to("cpu")), want[::-1, ::2])
+
+
+def test_records_and_unaligned_items_on_the_device():
+    cp = _need("cupy")
+    np = _np()
+    dt = np.dtype([("a", "<i4"), ("b", "<f8"), ("c", "u1")])  # 13-byte packed records
+    host = np.zeros(7, dt)
+    host["a"], host["b"], host["c"] = range(7), np.arange(7) / 2, range(10, 17)
+    d = mv.from_buffer(host).to("cuda")
+    r = d[::-1].copy()
+    assert r.tolist() == host[::-1].tolist()
+    r[::2] = (99, 1.5, 3)
+    want = host[::-1].copy()
+    want[::2] = (99, 1.5, 3)
+    assert r.tolist() == want.tolist()
+    raw = cp.zeros(64, dtype=cp.uint8)
+
+    class Odd:  # big-endian 16-bit items at an odd address: the driver's 16-bit memset cannot fill them
+        __cuda_array_interface__ = {"shape": (9,), "typestr": ">i2", "data": (raw.data.ptr + 1, False),
+                                    "version": 3}
+
+    a = mv.from_cuda_array_interface(Odd())
+    a.fill(0x0102)
+    a[::3].fill(-1)
+    want = np.full(9, 0x0102, ">i2")
+    want[::3] = -1
+    assert cp.asnumpy(raw[1:19]).tobytes() == want.tobytes()
+
+
+def test_pending_work_is_seen_by_every_view():
+    cp = _need("cupy")
+    a = mv.zeros((512, 512), "float32", device="cuda")
+    before = a[::2, 1:]
+    a[::2] = 1.0  # through a temporary view
+    after = a.T
+    for obj in (a, before, after):
+        assert obj.__cuda_array_interface__["stream"] == mv.cuda.LEGACY_STREAM
+    with cp.cuda.Stream(non_blocking=True):
+        assert float(cp.asarray(before).sum()) == 256 * 511
+        assert float(cp.asarray(after)[0, ::2].sum()) == 256
+
+
+def test_closed_stream_is_never_named():
+    cp = _need("cupy")
+    np = _np()
+    d = mv.arange(1 << 20, dtype="float32", device="cuda")
+    with mv.cuda.Stream(non_blocking=True) as s:
+        e = d[::-1].copy(stream=s)
+        v = e[::2]
+        assert e.__cuda_array_interface__["stream"] == s.handle
+    for obj in (e, v):
+        assert obj.__cuda_array_interface__["stream"] not in (s.handle,)
+    with cp.cuda.Stream(non_blocking=True):
+        got = cp.asnumpy(cp.asarray(v))
+    assert np.array_equal(got, np.arange(1 << 20, dtype=np.float32)[::-1][::2])
+
+
+def test_managed_memory_is_ready_for_the_host():
+    np = _np()
+    m = mv.zeros(1 << 24, "float32", device="cuda_managed")
+    n = np.asarray(m)  # a host view made before the GPU writes
+    m.fill(3.0)
+    assert float(n[-1]) == 3.0 and float(n[0]) == 3.0
+    d = mv.arange(1 << 24, dtype="float32", device="cuda")
+    m[...] = d[::-1]
+    assert float(n[0]) == (1 << 24) - 1 and mv.sum_in_go(m[:4]) == sum(range((1 << 24) - 4, 1 << 24))
+    del n
+
+
+def test_empty_import_reports_its_device():
+    cp = _need("cupy")
+    if mv.cuda.device_count() < 2:
+        pytest.skip("one GPU here: an empty array's device cannot be told from device 0")
+    with cp.cuda.Device(1):
+        e = cp.empty(0, dtype=cp.float32)
+        assert mv.from_cuda_array_interface(e).device == "cuda:1"
+
+
+def test_copies_between_two_devices():
+    np = _np()
+    if mv.cuda.device_count() < 2:
+        pytest.skip("needs two GPUs")
+    d = mv.from_buffer(np.arange(35.0).reshape(5, 7)).to("cuda:0")
+    e = mv.zeros((7, 5), device="cuda:1")
+    e[...] = d.T[::-1]
+    assert np.array_equal(np.asarray(e.to("cpu")), np.arange(35.0).reshape(5, 7).T[::-1])

@@ -1,4 +1,6 @@
-"""memview.gpumemoryview, the cuDF-style byte view, with made-up device pointers."""
+"""memview.gpumemoryview, the cuDF-style byte view: with made-up device pointers
+where there is no CUDA driver, over a real device allocation where there is one
+(part of the GPU check, marker `gpu`)."""
 import gc
 import weakref
 
@@ -6,10 +8,14 @@ import pytest
 
 import memview as mv
 
-pytestmark = pytest.mark.skipif(
-    mv.cuda.is_available(), reason="made-up device pointers are only accepted without a CUDA driver")
+pytestmark = pytest.mark.gpu
 
-PTR = 0x7F00_0000_1000
+if mv.cuda.is_available():
+    # Real device memory, alive for the whole module, that the addresses below fall in.
+    _BACKING = mv.zeros(1 << 16, "uint8", device="cuda")
+    PTR = _BACKING.ptr + 4096
+else:
+    PTR = 0x7F00_0000_1000
 
 
 class Producer:

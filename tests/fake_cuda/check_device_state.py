@@ -192,6 +192,11 @@ def test_copies_between_two_devices():
     assert e.device == "cuda:1" and np.array_equal(e.to("cpu"), np.arange(35.0).reshape(5, 7).T[::-1])
     back = e[::2].to("cuda:0")
     assert np.array_equal(consume(back), np.arange(35.0).reshape(5, 7).T[::-1][::2])
+    f = mv.zeros((5, 7), device="cuda:1")
+    f.fill(2.0)  # pending on device 1's legacy stream, which device 0's does not order against
+    g = mv.zeros((5, 7), device="cuda:0")
+    g[...] = f
+    assert (consume(g) == 2.0).all()
 
 
 @pytest.mark.parametrize("typestr, value, offset", [(">i2", 0x0102, 1), (">i4", -7, 2), (">f8", 1.5, 4),
