@@ -45,31 +45,56 @@ type walkAxis struct {
 
 // planCopyKernel plans dst[i] = src[i] over shape (both operands with byte
 // strides; src may broadcast with stride 0, axes may run backwards) as one
-// launch. Elements move in units of the widest of 16, 8, 4, 2, 1 bytes that
-// divides the item size, both addresses and every stride; an item wider than
-// its unit is an extra innermost axis of units. It returns ok false only for
-// walks the argument block cannot describe (more than 63 outer axes after
-// merging); an empty shape gives ok with no launch (n 0).
+// launch. Bytes move in units of the widest of 16, 8, 4, 2, 1 bytes that
+// divides the contiguous inner run (an item, or whole rows of items where the
+// elements are contiguous in both operands), both addresses and every other
+// stride. It returns ok false only for walks the argument block cannot
+// describe (more than 63 outer axes after merging); an empty shape gives ok
+// with no launch (n 0).
 func planCopyKernel(dst, src operand, shape []int, itemsize int) (l launch, n int, ok bool) {
 	if slices.Contains(shape, 0) {
 		return l, 0, true
 	}
-	unit := 16
-	fits := func(v int) bool { return v%unit == 0 }
-	for unit > 1 && !(fits(itemsize) && fits(int(dst.addr%16)) && fits(int(src.addr%16)) && stridesFit(shape, dst.strides, src.strides, unit)) {
-		unit /= 2
-	}
+	// The walk over bytes: the element axes and the bytes of an item, ordered
+	// and merged. When elements are contiguous in both operands the bytes of
+	// whole rows merge into the inner axis, so the unit can be wider than an
+	// item (16-byte moves for rows of float32).
 	axes := make([]walkAxis, 0, len(shape)+1)
 	for k, n := range shape {
 		if n > 1 {
 			axes = append(axes, walkAxis{n, dst.strides[k], src.strides[k]})
 		}
 	}
-	if itemsize > unit {
-		axes = append(axes, walkAxis{itemsize / unit, unit, unit})
+	if itemsize > 1 {
+		axes = append(axes, walkAxis{itemsize, 1, 1})
+	}
+	axes = orderAxes(axes)
+	inner := walkAxis{n: 1, ds: 1, ss: 1}
+	if len(axes) > 0 && axes[len(axes)-1].ds == 1 && axes[len(axes)-1].ss == 1 {
+		inner, axes = axes[len(axes)-1], axes[:len(axes)-1]
+	}
+	unit := 16
+	for ; unit > 1; unit /= 2 {
+		u := uintptr(unit)
+		if inner.n%unit == 0 && dst.addr%u == 0 && src.addr%u == 0 && stridesFitAxes(axes, unit) {
+			break
+		}
+	}
+	if inner.n > unit {
+		axes = append(axes, walkAxis{inner.n / unit, unit, unit})
 	}
 	l, ok = packWalk(unitKernel(false, unit), dst.addr, src.addr, axes)
 	return l, 1, ok
+}
+
+// stridesFitAxes reports whether every stride of axes is a multiple of unit.
+func stridesFitAxes(axes []walkAxis, unit int) bool {
+	for _, a := range axes {
+		if a.ds%unit != 0 || a.ss%unit != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // planFillKernel plans dst[i] = item over shape as one launch: a kernel that
@@ -121,20 +146,7 @@ func stridesFit(shape, ds, ss []int, unit int) bool {
 // neighbouring threads store to neighbouring addresses), merges axes that are
 // contiguous in both operands, and packs the argument block and a geometry.
 func packWalk(k kernel, dst, src uintptr, axes []walkAxis) (l launch, ok bool) {
-	abs := func(v int) int { return max(v, -v) }
-	slices.SortStableFunc(axes, func(a, b walkAxis) int { return abs(b.ds) - abs(a.ds) })
-	merged := axes[:0]
-	for _, a := range axes {
-		if m := len(merged); m > 0 {
-			in := &merged[m-1]
-			if in.ds == a.ds*a.n && in.ss == a.ss*a.n {
-				*in = walkAxis{in.n * a.n, a.ds, a.ss}
-				continue
-			}
-		}
-		merged = append(merged, a)
-	}
-	axes = merged
+	axes = orderAxes(axes)
 	inner := walkAxis{n: 1}
 	if len(axes) > 0 {
 		inner = axes[len(axes)-1]
@@ -163,6 +175,26 @@ func packWalk(k kernel, dst, src uintptr, axes []walkAxis) (l launch, ok bool) {
 	l.k = k
 	l.block, l.grid = geometry(inner.n, rows)
 	return l, true
+}
+
+// orderAxes sorts axes so that the destination is written in address order
+// (decreasing |destination stride|, stable) and merges neighbours that are
+// contiguous in both operands.
+func orderAxes(axes []walkAxis) []walkAxis {
+	abs := func(v int) int { return max(v, -v) }
+	slices.SortStableFunc(axes, func(a, b walkAxis) int { return abs(b.ds) - abs(a.ds) })
+	merged := axes[:0]
+	for _, a := range axes {
+		if m := len(merged); m > 0 {
+			in := &merged[m-1]
+			if in.ds == a.ds*a.n && in.ss == a.ss*a.n {
+				*in = walkAxis{in.n * a.n, a.ds, a.ss}
+				continue
+			}
+		}
+		merged = append(merged, a)
+	}
+	return merged
 }
 
 // geometry picks blocks of 256 threads, as wide in x as the inner axis needs

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -229,5 +230,40 @@ func TestModuleText(t *testing.T) {
 	}
 	if !strings.Contains(m, "args["+strconv.Itoa(argsSize)+"]") {
 		t.Fatalf("the entries do not take a %d-byte block", argsSize)
+	}
+}
+
+// The unit and the walk: wide units where rows are contiguous in both
+// operands, the item's width where they are not, and 2-D walks that need no
+// division (one outer axis).
+func TestCopyKernelChoice(t *testing.T) {
+	const base = 1 << 20 // 256-byte aligned, like every CUDA allocation
+	cases := []struct {
+		name       string
+		shape      []int
+		ds, ss     []int
+		itemsize   int
+		srcOff     uintptr
+		k          kernel
+		n0, nouter int
+	}{
+		{"rows reversed, float32", []int{64, 128}, []int{512, 4}, []int{-512, 4}, 4, 63 * 512, kCopy16, 32, 1},
+		{"every 2nd float32", []int{64, 128}, []int{512, 4}, []int{1024, 8}, 4, 0, kCopy4, 64 * 128, 0},
+		{"both reversed, float32", []int{64, 128}, []int{512, 4}, []int{-512, -4}, 4, 64*512 - 4, kCopy4, 64 * 128, 0},
+		{"complex128 transposed", []int{8, 16}, []int{256, 16}, []int{16, 128}, 16, 0, kCopy16, 16, 1},
+		{"misaligned source", []int{64, 128}, []int{512, 4}, []int{512, 4}, 4, 1, kCopy1, 64 * 512, 0},
+		{"13-byte records", []int{10}, []int{13}, []int{26}, 13, 0, kCopy1, 13, 1},
+		{"broadcast row", []int{64, 128}, []int{512, 4}, []int{0, 4}, 4, 0, kCopy16, 32, 1},
+		{"3-D", []int{4, 5, 6}, []int{240, 48, 8}, []int{8, 32, 160}, 8, 0, kCopy8, 6, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l, n, ok := planCopyKernel(operand{base, c.ds}, operand{base + 1<<16 + c.srcOff, c.ss}, c.shape, c.itemsize)
+			le := binary.LittleEndian
+			n0, nouter := int(le.Uint64(l.args[argN0:])), int(le.Uint32(l.args[argNOuter:]))
+			if !ok || n != 1 || l.k != c.k || n0 != c.n0 || nouter != c.nouter {
+				t.Fatalf("%s n0 %d nouter %d (ok %v n %d); want %s n0 %d nouter %d", l.k, n0, nouter, ok, n, c.k, c.n0, c.nouter)
+			}
+		})
 	}
 }
