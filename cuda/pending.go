@@ -251,11 +251,14 @@ func states(arrays ...*memview.Array) []*pending {
 
 // WaitHost blocks until memview's work pending on the memory of each array is
 // done: call it before the CPU reads or writes memory a GPU may still be
-// using (memview's own host paths do).
+// using (memview's own host paths do). Memory with no state has nothing
+// pending.
 func WaitHost(arrays ...*memview.Array) error {
-	for _, st := range states(arrays...) {
-		if err := st.waitHost(); err != nil {
-			return err
+	for _, a := range arrays {
+		if st, ok := a.Buffer().DeviceState().(*pending); ok {
+			if err := st.waitHost(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -246,13 +246,21 @@ func mvgo_readonly(h C.uintptr_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 //export mvgo_scale
 func mvgo_scale(h C.uintptr_t, f C.double, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	return withArray(h, e, func(a *memview.Array) error { return scale(a, float64(f)) })
+	return withArray(h, e, func(a *memview.Array) error {
+		if err := cuda.WaitHost(a); err != nil { // pinned or managed memory: no GPU work still on it
+			return err
+		}
+		return scale(a, float64(f))
+	})
 }
 
 //export mvgo_sum
 func mvgo_sum(h C.uintptr_t, out *C.double, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
 	return withArray(h, e, func(a *memview.Array) error {
+		if err := cuda.WaitHost(a); err != nil {
+			return err
+		}
 		s, err := sum(a)
 		*out = C.double(s)
 		return err

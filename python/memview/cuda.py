@@ -8,8 +8,11 @@ Streams: memview's work on device arrays (copies, fills, ``to``) is enqueued on 
 stream — the one passed as ``stream=`` (a memview Stream, a CuPy, Numba or PyTorch
 stream, anything with ``__cuda_stream__``, or a CUDA Array Interface stream int),
 else the legacy default stream, which every blocking stream (CuPy's, Numba's and
-PyTorch's defaults) orders against. A device array left with pending work reports
-that stream in its ``__cuda_array_interface__``, so consumers can wait for it.
+PyTorch's defaults) orders against. Device memory left with pending work reports
+that stream in the ``__cuda_array_interface__`` of every view of it, so consumers
+can wait for it; work on memory the CPU can reach (pinned, managed) is finished
+before the call returns. A stream made elsewhere must stay alive while memory
+reports it, as the CUDA Array Interface asks of producers.
 """
 from __future__ import annotations
 
@@ -143,7 +146,9 @@ class Stream:
         return _core.cuda_stream_sync(self._device, self._handle, True)
 
     def close(self) -> None:
-        """Destroy the stream (enqueued work still completes). Closing twice is harmless."""
+        """Destroy the stream (enqueued work still completes; memory with work still
+        pending on it reports the legacy default stream from then on, which waits
+        for that work). Closing twice is harmless."""
         self._finalizer()
 
     def _check(self):
