@@ -197,14 +197,20 @@ func hostStage(src, like *memview.Array) (*memview.Array, bool, error) {
 	return h, true, nil
 }
 
-// toDevice copies host src into device dst: src is staged on the host dense
-// like dst (unless it is already), then moved by one transfer when dst is
-// dense; by a few 2-D driver copies with long rows when dst's gaps allow
-// (host-to-device 2-D copies accept any pitch); else by a transfer into a
-// device temporary dense like dst and a kernel.
+// toDevice copies host src into device dst. Where a few driver copies of long
+// rows do it (host-to-device 2-D copies accept any pitch), they move the
+// elements directly. Otherwise src is staged on the host dense like dst
+// (unless it is already) and moved by one transfer when dst is dense, else by
+// a transfer into a device temporary dense like dst and a kernel.
 func (c *copier) toDevice(dst, src *memview.Array) error {
 	if err := WaitHost(src); err != nil {
 		return err
+	}
+	if ops, ok := planArrays(dst, src); ok && wideRows(ops) {
+		if err := c.run(ops); err != nil {
+			return err
+		}
+		return c.sync() // the host memory must outlive the transfer
 	}
 	stage, made, err := hostStage(src, dst)
 	if err != nil {
@@ -215,12 +221,6 @@ func (c *copier) toDevice(dst, src *memview.Array) error {
 	}
 	if isDense(dst.Shape(), dst.Strides(), dst.DType().Itemsize()) {
 		if err := c.run(spanCopy(dst, stage)); err != nil {
-			return err
-		}
-		return c.sync() // the host memory must outlive the transfer
-	}
-	if ops, ok := planArrays(dst, stage); ok && wideRows(ops) {
-		if err := c.run(ops); err != nil {
 			return err
 		}
 		return c.sync()
@@ -243,6 +243,12 @@ func (c *copier) toDevice(dst, src *memview.Array) error {
 func (c *copier) toHost(dst, src *memview.Array) error {
 	if err := WaitHost(dst); err != nil {
 		return err
+	}
+	if ops, ok := planArrays(dst, src); ok && wideRows(ops) {
+		if err := c.run(ops); err != nil {
+			return err
+		}
+		return c.sync()
 	}
 	itemsize := src.DType().Itemsize()
 	from := src

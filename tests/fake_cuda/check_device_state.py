@@ -269,3 +269,21 @@ except mv.cuda.CUDAError as e:
 """)
     assert r.returncode == 0, r.stderr
     assert "CUDA_ERROR_INVALID_PTX" in r.stdout and "the fake's JIT error log" in r.stdout, r.stdout
+
+
+def test_long_rows_move_by_2d_copies_to_and_from_the_host():
+    host = np.arange(12 * 300.0).reshape(12, 300)
+    d = mv.zeros((12, 400), device="cuda")
+    c0, k0 = fake.fake_copies2d(), fake.fake_launches()
+    d[:, 50:350] = host  # 12 rows of 2400 bytes, into a pitched device region
+    back = np.zeros((12, 300))
+    mv.from_buffer(back)[...] = d[:, 50:350]
+    assert fake.fake_copies2d() == c0 + 2 and fake.fake_launches() == k0  # no kernel, no temporary
+    assert np.array_equal(back, host)
+    assert np.array_equal(consume(d)[:, 50:350], host) and (consume(d)[:, :50] == 0).all()
+    d[:, ::3] = host[:, :134]  # short rows: staged, moved, and laid out by a kernel
+    assert fake.fake_launches() > k0
+    want = np.zeros((12, 400))
+    want[:, 50:350] = host
+    want[:, ::3] = host[:, :134]
+    assert np.array_equal(consume(d), want)
