@@ -5,6 +5,7 @@ package cuda
 /*
 #cgo LDFLAGS: -ldl
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cuda_abi.h"
@@ -57,13 +58,36 @@ static int cu_load(void) {
 }
 
 static const char *cu_missing_name(void) { return cu_missing; }
-static int cu_call_init(void) { return cu.cuInit(0); }
-static int cu_call_device_get_count(int *n) { return cu.cuDeviceGetCount(n); }
+
+// CUDA does not survive fork(): a child of a process whose driver was
+// initialised must not enter the driver (its threads and device state are the
+// parent's). Once cuInit has succeeded, a fork handler marks every child, and
+// each call below then returns MV_CU_FORKED without entering the driver. A
+// child whose parent never initialised CUDA may still load it and use it.
+#define MV_CU_FORKED 0x6d760001
+static volatile int cu_forked;
+static void cu_on_fork_child(void) { cu_forked = 1; }
+#define NOT_IN_FORKED_CHILD() \
+	do {                      \
+		if (cu_forked)        \
+			return MV_CU_FORKED; \
+	} while (0)
+
+static int cu_call_init(void) {
+	int rc = cu.cuInit(0);
+	if (rc == CUDA_SUCCESS)
+		pthread_atfork(NULL, NULL, cu_on_fork_child);
+	return rc;
+}
+static int cu_call_device_get_count(int *n) {
+	NOT_IN_FORKED_CHILD();
+	return cu.cuDeviceGetCount(n);
+}
 
 // The driver's name and description of a CUresult; NULLs when it has none.
 static void cu_error_text(int code, const char **name, const char **desc) {
 	*name = *desc = NULL;
-	if (cu_lib == NULL)
+	if (cu_lib == NULL || cu_forked)
 		return;
 	if (cu.cuGetErrorName(code, name) != CUDA_SUCCESS)
 		*name = NULL;
@@ -72,6 +96,7 @@ static void cu_error_text(int code, const char **name, const char **desc) {
 }
 
 static int cu_call_pointer_device(uintptr_t ptr, int *ordinal) {
+	NOT_IN_FORKED_CHILD();
 	return cu.cuPointerGetAttribute(ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr);
 }
 
@@ -79,6 +104,7 @@ static int cu_call_pointer_device(uintptr_t ptr, int *ordinal) {
 static int cu_call_current_device(int *ordinal) {
 	CUcontext c = NULL;
 	*ordinal = -1;
+	NOT_IN_FORKED_CHILD();
 	int rc = cu.cuCtxGetCurrent(&c);
 	if (rc != CUDA_SUCCESS || c == NULL)
 		return rc;
@@ -90,6 +116,7 @@ static int cu_call_current_device(int *ordinal) {
 }
 
 static int cu_call_primary_ctx(int ordinal, uintptr_t *ctx) {
+	NOT_IN_FORKED_CHILD();
 	CUdevice dev;
 	int rc = cu.cuDeviceGet(&dev, ordinal);
 	if (rc != CUDA_SUCCESS)
@@ -117,6 +144,7 @@ static void ctx_leave(uintptr_t ctx, CUcontext prev) {
 #define IN_CTX(ctx, call)                          \
 	do {                                           \
 		CUcontext prev_;                           \
+		NOT_IN_FORKED_CHILD();                     \
 		int rc_ = ctx_enter((ctx), &prev_);        \
 		if (rc_ != CUDA_SUCCESS)                   \
 			return rc_;                            \

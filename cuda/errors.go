@@ -88,4 +88,28 @@ var resultNames = map[int]string{
 	804: "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
 }
 
-func resultError(code int) error { return &Error{Code: code} }
+func resultError(code int) error {
+	if code == forkedCode {
+		return ErrForked
+	}
+	return &Error{Code: code}
+}
+
+// forkedCode is what the driver file returns, without entering the driver, in
+// a child forked after CUDA was initialised (MV_CU_FORKED in driver.go).
+const forkedCode = 0x6d760001
+
+// ErrForked is returned by every call in a process forked from a parent that
+// had initialised CUDA: the driver cannot be used in such a child. It matches
+// ErrNoDevice (CUDA cannot be used here).
+var ErrForked error = forkedError{}
+
+type forkedError struct{}
+
+func (forkedError) Error() string {
+	return "cuda: this process was forked after its parent had initialised CUDA, and CUDA cannot be used " +
+		"in such a child; start worker processes with the 'spawn' or 'forkserver' method " +
+		"(multiprocessing.get_context('spawn')) to use CUDA in them"
+}
+
+func (forkedError) Is(target error) bool { return target == ErrNoDevice }

@@ -132,6 +132,7 @@ func mvgo_import(buf unsafe.Pointer, ndim C.int, shape, strides *C.int64_t, item
 func mvgo_wrap_device(ptr C.uintptr_t, ndim C.int, shape, strides *C.int64_t, typestr *C.char,
 	readonly C.int, stream C.uintptr_t, sync C.int, token unsafe.Pointer, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
+	defer forkgate.Enter()() // may run without the GIL (module.c)
 	a, err := importDevice(uintptr(ptr), ints(shape, ndim), strides, C.GoString(typestr),
 		readonly != 0, uintptr(stream), sync != 0, token)
 	return finish(a, err, m, e)
@@ -151,6 +152,7 @@ func mvgo_dtype_info(name *C.char, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 
 //export mvgo_cuda_device_count
 func mvgo_cuda_device_count() (n C.int) {
+	defer forkgate.Enter()() // runs without the GIL (module.c)
 	defer func() {
 		if recover() != nil {
 			n = 0
@@ -166,6 +168,7 @@ func mvgo_cuda_device_count() (n C.int) {
 //export mvgo_release
 func mvgo_release(h C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
+	defer forkgate.Enter()() // may run without the GIL (module.c)
 	if err := dropHandle(uintptr(h)); err != nil {
 		return setErr(e, err)
 	}

@@ -40,6 +40,18 @@ typedef struct {
     char device[24];
 } MVArray;
 
+/* NOGIL(cond, stmt) runs stmt without the GIL when cond holds. */
+#define NOGIL(cond, stmt)             \
+    do {                              \
+        if (cond) {                   \
+            Py_BEGIN_ALLOW_THREADS    \
+            stmt;                     \
+            Py_END_ALLOW_THREADS      \
+        } else {                      \
+            stmt;                     \
+        }                             \
+    } while (0)
+
 extern PyObject *mv_array_base_type;  /* memview._core.ArrayBase */
 extern PyObject *mv_array_type;       /* the facade's subclass, set by set_array_type */
 extern PyObject *mv_cuda_error;       /* memview._core.CUDAError (memview.cuda.CUDAError) */

@@ -129,6 +129,7 @@ func mvgo_fill(h C.uintptr_t, item unsafe.Pointer, n C.int64_t, stream C.uintptr
 //export mvgo_stream_create
 func mvgo_stream_create(ordinal C.int, nonBlocking C.int, out *C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
+	defer forkgate.Enter()() // may run without the GIL (module.c)
 	s, err := cuda.NewStream(int(ordinal), nonBlocking != 0)
 	if err != nil {
 		return setErr(e, err)
@@ -140,6 +141,7 @@ func mvgo_stream_create(ordinal C.int, nonBlocking C.int, out *C.uintptr_t, e *C
 //export mvgo_stream_destroy
 func mvgo_stream_destroy(h C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
+	defer forkgate.Enter()() // may run without the GIL (module.c)
 	s, ok := cuda.LookupStream(uintptr(h))
 	if !ok {
 		return setErr(e, fmt.Errorf("memview: stream %#x was not made by memview or is already closed: %w", uintptr(h), memview.ErrInvalid))

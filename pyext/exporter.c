@@ -99,9 +99,12 @@ array_dealloc(PyObject *self)
     if (a->handle != 0) {
         /* In a child forked while Go could not be stopped, Go is never entered
          * again: the handle (and the parent's memory it names) is left as is. */
-        if (mv_go_usable())
-            mvgo_release((uintptr_t)a->handle, NULL);
+        uintptr_t h = a->handle;
         a->handle = 0;
+        /* freeing CUDA memory may wait for the device (a stream's Python host
+         * function needs the GIL meanwhile) */
+        if (mv_go_usable())
+            NOGIL(a->device_kind != MV_DEV_CPU, mvgo_release(h, NULL));
     }
     Py_CLEAR(a->base);
     PyMem_Free(a->shape);

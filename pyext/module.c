@@ -76,17 +76,6 @@ long_work(const MVArray *a)
     return a->len >= MV_NOGIL_MIN || a->device_kind != MV_DEV_CPU;
 }
 
-/* NOGIL(cond, stmt) runs stmt without the GIL when cond holds. */
-#define NOGIL(cond, stmt)             \
-    do {                              \
-        if (cond) {                   \
-            Py_BEGIN_ALLOW_THREADS    \
-            stmt;                     \
-            Py_END_ALLOW_THREADS      \
-        } else {                      \
-            stmt;                     \
-        }                             \
-    } while (0)
 
 static PyObject *
 finish(int rc, const mv_meta *m, const mv_err *e, PyObject *base)
@@ -260,8 +249,10 @@ core_from_cai(PyObject *mod, PyObject *args)
     mv_meta m;
     mv_err e;
     Py_INCREF(obj); /* given back by mv_release_object when Go drops the memory */
-    int rc = mvgo_wrap_device((uintptr_t)ptr, n, shape, sp, (char *)typestr, readonly,
-                              (uintptr_t)stream, sync, obj, &m, &e);
+    int rc;
+    /* the driver is asked where the memory is and records the import event */
+    NOGIL(1, rc = mvgo_wrap_device((uintptr_t)ptr, n, shape, sp, (char *)typestr, readonly,
+                                   (uintptr_t)stream, sync, obj, &m, &e));
     if (rc != 0) {
         Py_DECREF(obj);
         return mv_raise(&e);
@@ -313,7 +304,9 @@ core_cuda_device_count(PyObject *mod, PyObject *unused)
 {
     if (mv_check_go() < 0)
         return NULL;
-    return PyLong_FromLong(mvgo_cuda_device_count());
+    int n;
+    NOGIL(1, n = mvgo_cuda_device_count()); /* the first call loads and initialises the driver */
+    return PyLong_FromLong(n);
 }
 
 /* ---- views ---- */
@@ -525,7 +518,10 @@ core_release(PyObject *mod, PyObject *o)
     mv_err e;
     uintptr_t h = a->handle;
     a->handle = 0;
-    if (mvgo_release(h, &e) != 0)
+    int rc;
+    /* freeing CUDA memory may wait for the device */
+    NOGIL(a->device_kind != MV_DEV_CPU, rc = mvgo_release(h, &e));
+    if (rc != 0)
         return mv_raise(&e);
     Py_RETURN_NONE;
 }
@@ -668,7 +664,9 @@ core_cuda_stream_create(PyObject *mod, PyObject *args)
         return NULL;
     uintptr_t h = 0;
     mv_err e;
-    if (mvgo_stream_create(ordinal, non_blocking, &h, &e) != 0)
+    int rc;
+    NOGIL(1, rc = mvgo_stream_create(ordinal, non_blocking, &h, &e));
+    if (rc != 0)
         return mv_raise(&e);
     return PyLong_FromUnsignedLongLong(h);
 }
@@ -683,7 +681,9 @@ core_cuda_stream_destroy(PyObject *mod, PyObject *args)
     if (!PyArg_ParseTuple(args, "K", &h))
         return NULL;
     mv_err e;
-    if (mvgo_stream_destroy((uintptr_t)h, &e) != 0)
+    int rc;
+    NOGIL(1, rc = mvgo_stream_destroy((uintptr_t)h, &e));
+    if (rc != 0)
         return mv_raise(&e);
     Py_RETURN_NONE;
 }

@@ -24,13 +24,14 @@ def test_cuda_paths_against_the_fake_driver(tmp_path):
     cc = shutil.which("cc") or shutil.which("gcc")
     lib = tmp_path / "libcuda.so.1"
     subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", "-Werror", f"-I{ABI}", "-o", str(lib),
-                    str(HERE / "fake_cuda.c")], check=True)
+                    str(HERE / "fake_cuda.c"), "-lpthread"], check=True)
     # the same memview this process imported, wherever it was installed
     path = os.pathsep.join([str(Path(mv.__file__).resolve().parent.parent), os.environ.get("PYTHONPATH", "")])
     env = dict(os.environ, LD_LIBRARY_PATH=f"{tmp_path}:{os.environ.get('LD_LIBRARY_PATH', '')}",
                MEMVIEW_FAKE_CUDA=str(lib), PYTHONPATH=path)
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                        str(HERE / "check_fake_driver.py"), str(HERE / "check_device_state.py")],
+                        str(HERE / "check_fake_driver.py"), str(HERE / "check_device_state.py"),
+                        str(HERE / "check_fork.py"), str(HERE / "check_gil.py")],
                        env=env, capture_output=True, text=True, cwd=Path(__file__).parent)
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-2000:]
     assert " passed" in r.stdout and "failed" not in r.stdout, r.stdout[-2000:]

@@ -34,6 +34,7 @@
  * MEMVIEW_FAKE_PTX_FAIL makes cuModuleLoadData fail and cuModuleLoadDataEx
  * report a JIT error log.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -129,7 +130,7 @@ static void *track(size_t n, int kind, int dev)
 }
 
 /* ---- streams, events and queued work ---- */
-enum { OP_MEMSET, OP_COPY, OP_COPY2D, OP_LAUNCH, OP_RECORD, OP_WAIT };
+enum { OP_MEMSET, OP_COPY, OP_COPY2D, OP_LAUNCH, OP_RECORD, OP_WAIT, OP_HOSTFN };
 typedef struct {
     int sid;
     long seq;
@@ -149,6 +150,8 @@ typedef struct {
     unsigned int grid[3], block[3];
     mv_kernel_args *args;
     int event;
+    void (*fn)(void *); /* OP_HOSTFN */
+    void *data;
 } op;
 
 #define MAXS 1024
@@ -250,6 +253,13 @@ static int check_range(const char *p, size_t n, int device_only, int dev, const 
 
 static void run_kernel(op *o);
 
+static void *run_hostfn(void *p)
+{
+    op *o = p;
+    o->fn(o->data);
+    return NULL;
+}
+
 static void execute(op *o)
 {
     switch (o->kind) {
@@ -283,6 +293,16 @@ static void execute(op *o)
     case OP_RECORD:
     case OP_WAIT:
         return; /* ordering only: the dependencies did the work */
+    case OP_HOSTFN: {
+        /* as the driver does: on a thread of its own, the stream waiting for it */
+        pthread_t t;
+        if (pthread_create(&t, NULL, run_hostfn, o) != 0) {
+            violate("could not start a host function's thread");
+            return;
+        }
+        pthread_join(t, NULL);
+        return;
+    }
     }
 }
 
@@ -895,6 +915,19 @@ int fake_sync_stream(uintptr_t handle, int dev)
     if (sid < 0)
         return CUDA_ERROR_INVALID_HANDLE;
     run_until(sid, streams[sid].len);
+    return CUDA_SUCCESS;
+}
+/* cuLaunchHostFunc, for tests: fn(data) runs on a thread of the driver's when
+ * stream `handle` of device dev reaches it, and the stream waits for it. A
+ * Python callback (a ctypes function) takes the GIL there, so whoever waits
+ * for the stream while holding the GIL deadlocks, as with CuPy's
+ * launch_host_func or Numba's add_callback on a GPU. */
+int fake_launch_host_func(uintptr_t handle, int dev, void (*fn)(void *), void *data)
+{
+    int sid = sid_of((CUstream)handle, dev);
+    if (sid < 0)
+        return CUDA_ERROR_INVALID_HANDLE;
+    enqueue(sid, (op){.kind = OP_HOSTFN, .dev = dev, .fn = fn, .data = data});
     return CUDA_SUCCESS;
 }
 /* The device is idle again: everything queued runs. */
