@@ -481,3 +481,29 @@ def test_copies_between_two_devices():
     e = mv.zeros((7, 5), device="cuda:1")
     e[...] = d.T[::-1]
     assert np.array_equal(np.asarray(e.to("cpu")), np.arange(35.0).reshape(5, 7).T[::-1])
+
+
+def test_python_host_functions_on_a_stream_do_not_deadlock():
+    """A CuPy stream carrying a Python host function (launch_host_func): the driver runs
+    it on its own thread, where it needs the GIL. memview waits for that stream without
+    holding the GIL, so none of these waits deadlocks (each runs in a thread with a
+    time limit, so a deadlock fails the test instead of hanging the run)."""
+    import threading
+    cp = _need("cupy")
+    s = cp.cuda.Stream(non_blocking=True)
+    ran = []
+    d = mv.zeros(1 << 20, device="cuda")
+    waits = {
+        "Stream.synchronize": lambda: mv.cuda.synchronize(stream=s),
+        "fill then read back": lambda: (d.fill(1.0, stream=s), d.tolist()[:1]),
+        "copy to the host": lambda: d.copy(stream=s).to("cpu").release(),
+    }
+    for name, wait in waits.items():
+        s.launch_host_func(lambda _: ran.append(name), None)
+        t = threading.Thread(target=wait, daemon=True)
+        t.start()
+        t.join(60)
+        assert not t.is_alive(), f"{name}: memview waited for the stream holding the GIL"
+        s.synchronize()
+    assert ran == list(waits)
+    del d
