@@ -228,33 +228,9 @@ func mvgo_readonly(h C.uintptr_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	return derive(h, m, e, (*memview.Array).AsReadOnly)
 }
 
-//export mvgo_scale
-func mvgo_scale(h C.uintptr_t, f C.double, e *C.mv_err) (rc C.int) {
-	defer guard(e, &rc)
-	return withArray(h, e, func(a *memview.Array) error { return scale(a, float64(f)) })
-}
-
-//export mvgo_sum
-func mvgo_sum(h C.uintptr_t, out *C.double, e *C.mv_err) (rc C.int) {
-	defer guard(e, &rc)
-	return withArray(h, e, func(a *memview.Array) error {
-		s, err := sum(a)
-		*out = C.double(s)
-		return err
-	})
-}
-
 //export mvgo_pool_info
 func mvgo_pool_info(backend *C.char, nb C.int, warning *C.char, nw C.int) {
 	defer func() { _ = recover() }()
 	putString(unsafe.Pointer(backend), int(nb), memview.DefaultPool().BackendName())
 	putString(unsafe.Pointer(warning), int(nw), memview.DefaultPoolWarning())
-}
-
-//export mvgo_selftest_panic
-func mvgo_selftest_panic(e *C.mv_err) (rc C.int) {
-	defer guard(e, &rc)
-	var m map[string]int
-	m["a panic on purpose"] = 1 // assignment to a nil map: a real runtime panic
-	return 0
 }

@@ -51,5 +51,8 @@ PyObject *mv_new_array(const mv_meta *m, PyObject *base);
 PyObject *mv_raise(const mv_err *e);
 /* mv_check_live raises ValueError for a released array; returns 0 if live. */
 int mv_check_live(MVArray *a);
+/* Add the functions of gopy.c and, in the test build, of selftest.c to memview._core. */
+int mv_add_gopy_functions(PyObject *mod);
+int mv_add_selftests(PyObject *mod);
 
 #endif

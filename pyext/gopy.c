@@ -1,0 +1,97 @@
+/*
+ * gopy.c — memview._core functions for Go packages bound by gopy and built
+ * together with memview (gopy_bridge.go has the rules). The facade
+ * (memview/_gobind.py) calls them with the integer handles gopy's Python
+ * objects carry.
+ */
+#include "capi.h"
+#include "_cgo_export.h"
+
+static MVArray *
+array_arg(PyObject *o)
+{
+    if (!mv_is_array(o)) {
+        PyErr_SetString(PyExc_TypeError, "memview: a memview.Array is required");
+        return NULL;
+    }
+    MVArray *a = (MVArray *)o;
+    return mv_check_live(a) < 0 ? NULL : a;
+}
+
+/* from_gopy(handle: int, writable: int) -> Array over the memory of the Go value
+ * behind a gopy handle; writable: -1 as Go says, 0 read-only, 1 writable required */
+static PyObject *
+core_from_gopy(PyObject *mod, PyObject *args)
+{
+    long long h;
+    int writable;
+    if (!PyArg_ParseTuple(args, "Li", &h, &writable))
+        return NULL;
+    mv_meta m;
+    mv_err e;
+    if (mvgo_from_gopy(h, writable, &m, &e) != 0)
+        return mv_raise(&e);
+    return mv_new_array(&m, NULL);
+}
+
+/* lend_slice(a, elem: str) -> int: a gopy handle to a Go []elem over a's memory
+ * (contiguous, writable, of the matching dtype), for one call; give it back
+ * with unlend */
+static PyObject *
+core_lend_slice(PyObject *mod, PyObject *args)
+{
+    PyObject *o;
+    const char *elem;
+    if (!PyArg_ParseTuple(args, "Os", &o, &elem))
+        return NULL;
+    MVArray *a = array_arg(o);
+    if (a == NULL)
+        return NULL;
+    int64_t h = 0;
+    mv_err e;
+    if (mvgo_lend_slice(a->handle, (char *)elem, &h, &e) != 0)
+        return mv_raise(&e);
+    return PyLong_FromLongLong(h);
+}
+
+/* lend_array(a) -> int: a gopy handle to a new Go *memview.Array viewing a, for
+ * one call; give it back with unlend */
+static PyObject *
+core_lend_array(PyObject *mod, PyObject *o)
+{
+    MVArray *a = array_arg(o);
+    if (a == NULL)
+        return NULL;
+    int64_t h = 0;
+    mv_err e;
+    if (mvgo_lend_array(a->handle, &h, &e) != 0)
+        return mv_raise(&e);
+    return PyLong_FromLongLong(h);
+}
+
+/* unlend(handle): the call is over; drop what lend_slice or lend_array made */
+static PyObject *
+core_unlend(PyObject *mod, PyObject *arg)
+{
+    long long h = PyLong_AsLongLong(arg);
+    if (h == -1 && PyErr_Occurred())
+        return NULL;
+    mv_err e;
+    if (mvgo_unlend(h, &e) != 0)
+        return mv_raise(&e);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef gopy_methods[] = {
+    {"from_gopy", core_from_gopy, METH_VARARGS, "from_gopy(handle, writable) -> array over a Go value's memory"},
+    {"lend_slice", core_lend_slice, METH_VARARGS, "lend_slice(a, elem) -> gopy handle of a Go []elem over a"},
+    {"lend_array", core_lend_array, METH_O, "lend_array(a) -> gopy handle of a Go *memview.Array viewing a"},
+    {"unlend", core_unlend, METH_O, "unlend(handle): drop a handle lend_slice or lend_array made"},
+    {NULL},
+};
+
+int
+mv_add_gopy_functions(PyObject *mod)
+{
+    return PyModule_AddFunctions(mod, gopy_methods);
+}
