@@ -154,10 +154,10 @@ def patch(path: Path, edits: list[tuple[str, str]]) -> None:
 
 
 def patch_re(path: Path, pattern: str, repl: str, what: str, count: int | None = None) -> int:
-    """Apply a regular-expression edit everywhere it matches (at least once, and
+    """Apply a regular-expression edit everywhere it matches (at least once, or
     exactly count times when count is given); fail loudly otherwise."""
     text, n = re.subn(pattern, repl, path.read_text(), flags=re.M)
-    if n == 0 or (count is not None and n != count):
+    if (count is None and n == 0) or (count is not None and n != count):
         raise BuildError(f"gopy output changed: {what} matched {n} times in {path.name}"
                          f"{'' if count is None else f' (expected {count})'}; update gopyext.py")
     path.write_text(text)
@@ -204,9 +204,11 @@ def patch_generated_go(path: Path) -> None:
     if d + e < n:
         raise BuildError(f"gopy output changed: {n} GIL releases but {d + e} re-takes in {path.name}")
     # A method called with a handle gopy does not know returned without taking
-    # the GIL back (a crash); it raises ValueError instead.
+    # the GIL back (a crash); it raises ValueError instead. (memview alone binds
+    # no methods.)
+    methods = path.read_text().count("(_handle CGoHandle")  # every bound method's signature
     patch_re(path, r'^(\t+)(vifc, __err := gopyh\.VarFromHandleTry\(.*\)\n\t+if __err != nil \{\n)',
-             r"\1\2\1\tgopyrt.BadHandle(__err)\n", "the method handle check")
+             r"\1\2\1\tgopyrt.BadHandle(__err)\n", "the method handle check", count=methods)
 
 
 def patch_pybindgen_script(path: Path) -> None:

@@ -114,11 +114,14 @@ func Recover(r any, savedThread unsafe.Pointer) {
 		C.restore_thread(*ts)
 		*ts = nil
 	}
-	k := kindRuntime
+	k, text := kindRuntime, fmt.Sprintf("Go panic: %v", r)
 	if err, ok := r.(error); ok {
 		k = kind(err)
 	}
-	msg := C.CString(fmt.Sprintf("Go panic: %v", r))
+	if err, ok := r.(badHandle); ok {
+		text = err.Error()
+	}
+	msg := C.CString(text)
 	defer C.free(unsafe.Pointer(msg))
 	C.raise(C.int(k), msg)
 }
@@ -127,5 +130,12 @@ func Recover(r any, savedThread unsafe.Pointer) {
 // bound Go type was called on a handle gopy does not know (forged, or of an
 // object already gone). Recover turns it into a ValueError.
 func BadHandle(err error) {
-	panic(fmt.Errorf("%w (%w)", err, memview.ErrInvalid))
+	panic(badHandle{fmt.Errorf("%w: the Go object of this method call is gone or was never made (%w)",
+		err, memview.ErrInvalid)})
 }
+
+// badHandle is the panic value of BadHandle: an error, reported without the
+// "Go panic" prefix.
+type badHandle struct{ error }
+
+func (b badHandle) Unwrap() error { return b.error }

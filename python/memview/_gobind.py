@@ -44,11 +44,11 @@ class _Lent:
 
 
 def _gopy_classes(kind: str) -> tuple:
+    """The names of gopy's classes for the Go type kind stands for (gopy puts
+    them in go.py or in the module of the package that first uses the type)."""
     if kind == "array":
-        names = ("Ptr_memview_Array",)
-    else:
-        names = tuple(f"Slice_{n}" for n in _SAME_SLICE.get(kind, (kind,)))
-    return tuple(c for c in (getattr(_go, n, None) for n in names) if c is not None)
+        return ("Ptr_memview_Array",)
+    return tuple(f"Slice_{n}" for n in _SAME_SLICE.get(kind, (kind,)))
 
 
 def _go_type(kind: str) -> str:
@@ -59,7 +59,7 @@ def _lend(x, kind: str, lent: list):
     """What to pass gopy's wrapper for x where Go takes kind; lent collects
     the handles to give back after the call."""
     if isinstance(x, GoClass):
-        if not isinstance(x, _gopy_classes(kind)):
+        if type(x).__name__ not in _gopy_classes(kind):
             raise TypeError(f"a Go {_go_type(kind)} is needed, not a gopy {type(x).__name__}")
         return x
     from . import asarray

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/memview/memview/memview"
 )
@@ -191,7 +192,18 @@ func DropOwned() error {
 }
 
 // ReadOnly is an exporter that lends its bytes read-only.
-type ReadOnly struct{ data []byte }
+type ReadOnly struct {
+	data  []byte
+	mu    sync.Mutex
+	views int
+}
+
+// Views returns the number of views lent and not yet given back.
+func (r *ReadOnly) Views() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.views
+}
 
 // NewReadOnly returns a read-only exporter of n bytes 0, 1, ...
 func NewReadOnly(n int) *ReadOnly { return &ReadOnly{data: Bytes(n)} }
@@ -214,11 +226,19 @@ func (r *ReadOnly) View(req memview.Request) (*memview.Array, error) {
 		_ = ro.Release()
 		return nil, err
 	}
+	r.mu.Lock()
+	r.views++
+	r.mu.Unlock()
 	return ro, nil
 }
 
 // ReleaseView takes a view back.
-func (r *ReadOnly) ReleaseView(a *memview.Array) error { return a.Release() }
+func (r *ReadOnly) ReleaseView(a *memview.Array) error {
+	r.mu.Lock()
+	r.views--
+	r.mu.Unlock()
+	return a.Release()
+}
 
 // The wrong ways to keep memory after a call, and what happens.
 var kept struct {
@@ -295,6 +315,13 @@ func Unkeep() error {
 	err := kept.own.Release()
 	kept.own = nil
 	return err
+}
+
+// Sleep sleeps for ms milliseconds with x lent (other Python threads run:
+// gopy released the GIL).
+func Sleep(x []float64, ms int) int {
+	time.Sleep(time.Duration(ms) * time.Millisecond)
+	return len(x)
 }
 
 // GC runs Go's garbage collector to completion, twice.
