@@ -22,26 +22,59 @@ func ramp[T any](n int, f func(i int) T) []T {
 	return out
 }
 
-// Go slices of every element type, holding 0, 1, 2, ... (odd: true).
+// Bools returns a Go slice of n bools, the odd ones true.
+func Bools(n int) []bool { return ramp(n, func(i int) bool { return i%2 == 1 }) }
 
-func Bools(n int) []bool           { return ramp(n, func(i int) bool { return i%2 == 1 }) }
-func Int8s(n int) []int8           { return ramp(n, func(i int) int8 { return int8(i) }) }
-func Int16s(n int) []int16         { return ramp(n, func(i int) int16 { return int16(i) }) }
-func Int32s(n int) []int32         { return ramp(n, func(i int) int32 { return int32(i) }) }
-func Int64s(n int) []int64         { return ramp(n, func(i int) int64 { return int64(i) }) }
-func Ints(n int) []int             { return ramp(n, func(i int) int { return i }) }
-func Uint8s(n int) []uint8         { return ramp(n, func(i int) uint8 { return uint8(i) }) }
-func Uint16s(n int) []uint16       { return ramp(n, func(i int) uint16 { return uint16(i) }) }
-func Uint32s(n int) []uint32       { return ramp(n, func(i int) uint32 { return uint32(i) }) }
-func Uint64s(n int) []uint64       { return ramp(n, func(i int) uint64 { return uint64(i) }) }
-func Uints(n int) []uint           { return ramp(n, func(i int) uint { return uint(i) }) }
-func Float32s(n int) []float32     { return ramp(n, func(i int) float32 { return float32(i) }) }
-func Float64s(n int) []float64     { return ramp(n, func(i int) float64 { return float64(i) }) }
-func Complex64s(n int) []complex64 { return ramp(n, func(i int) complex64 { return complex(float32(i), 1) }) }
+// Int8s returns a Go slice of n elements 0, 1, 2, ...
+func Int8s(n int) []int8 { return ramp(n, func(i int) int8 { return int8(i) }) }
+
+// Int16s returns a Go slice of n elements 0, 1, 2, ...
+func Int16s(n int) []int16 { return ramp(n, func(i int) int16 { return int16(i) }) }
+
+// Int32s returns a Go slice of n elements 0, 1, 2, ...
+func Int32s(n int) []int32 { return ramp(n, func(i int) int32 { return int32(i) }) }
+
+// Int64s returns a Go slice of n elements 0, 1, 2, ...
+func Int64s(n int) []int64 { return ramp(n, func(i int) int64 { return int64(i) }) }
+
+// Ints returns a Go slice of n elements 0, 1, 2, ...
+func Ints(n int) []int { return ramp(n, func(i int) int { return i }) }
+
+// Uint8s returns a Go slice of n elements 0, 1, 2, ...
+func Uint8s(n int) []uint8 { return ramp(n, func(i int) uint8 { return uint8(i) }) }
+
+// Uint16s returns a Go slice of n elements 0, 1, 2, ...
+func Uint16s(n int) []uint16 { return ramp(n, func(i int) uint16 { return uint16(i) }) }
+
+// Uint32s returns a Go slice of n elements 0, 1, 2, ...
+func Uint32s(n int) []uint32 { return ramp(n, func(i int) uint32 { return uint32(i) }) }
+
+// Uint64s returns a Go slice of n elements 0, 1, 2, ...
+func Uint64s(n int) []uint64 { return ramp(n, func(i int) uint64 { return uint64(i) }) }
+
+// Uints returns a Go slice of n elements 0, 1, 2, ...
+func Uints(n int) []uint { return ramp(n, func(i int) uint { return uint(i) }) }
+
+// Float32s returns a Go slice of n elements 0, 1, 2, ...
+func Float32s(n int) []float32 { return ramp(n, func(i int) float32 { return float32(i) }) }
+
+// Float64s returns a Go slice of n elements 0, 1, 2, ...
+func Float64s(n int) []float64 { return ramp(n, func(i int) float64 { return float64(i) }) }
+
+// Complex64s returns a Go slice of n elements i+1i.
+func Complex64s(n int) []complex64 {
+	return ramp(n, func(i int) complex64 { return complex(float32(i), 1) })
+}
+
+// Complex128s returns a Go slice of n elements i+1i.
 func Complex128s(n int) []complex128 {
 	return ramp(n, func(i int) complex128 { return complex(float64(i), 1) })
 }
+
+// Bytes returns a Go slice of n elements 0, 1, 2, ...
 func Bytes(n int) []byte { return ramp(n, func(i int) byte { return byte(i) }) }
+
+// Runes returns a Go slice of n elements 0, 1, 2, ...
 func Runes(n int) []rune { return ramp(n, func(i int) rune { return rune(i) }) }
 
 // Samples is a named slice type.
@@ -50,29 +83,60 @@ type Samples []float64
 // NamedSamples returns a Samples of 0, 1, ...
 func NamedSamples(n int) Samples { return Samples(ramp(n, func(i int) float64 { return float64(i) })) }
 
-// Go functions writing Python's memory through a []T: each adds 1 (negates a bool).
-
+// IncBools adds 1 to every element of x (negates a bool), in place.
 func IncBools(x []bool) {
 	for i := range x {
 		x[i] = !x[i]
 	}
 }
-func IncInt8s(x []int8)             { inc(x) }
-func IncInt16s(x []int16)           { inc(x) }
-func IncInt32s(x []int32)           { inc(x) }
-func IncInt64s(x []int64)           { inc(x) }
-func IncInts(x []int)               { inc(x) }
-func IncUint8s(x []uint8)           { inc(x) }
-func IncUint16s(x []uint16)         { inc(x) }
-func IncUint32s(x []uint32)         { inc(x) }
-func IncUint64s(x []uint64)         { inc(x) }
-func IncUints(x []uint)             { inc(x) }
-func IncFloat32s(x []float32)       { inc(x) }
-func IncFloat64s(x []float64)       { inc(x) }
-func IncComplex64s(x []complex64)   { inc(x) }
+
+// IncInt8s adds 1 to every element of x (negates a bool), in place.
+func IncInt8s(x []int8) { inc(x) }
+
+// IncInt16s adds 1 to every element of x (negates a bool), in place.
+func IncInt16s(x []int16) { inc(x) }
+
+// IncInt32s adds 1 to every element of x (negates a bool), in place.
+func IncInt32s(x []int32) { inc(x) }
+
+// IncInt64s adds 1 to every element of x (negates a bool), in place.
+func IncInt64s(x []int64) { inc(x) }
+
+// IncInts adds 1 to every element of x (negates a bool), in place.
+func IncInts(x []int) { inc(x) }
+
+// IncUint8s adds 1 to every element of x (negates a bool), in place.
+func IncUint8s(x []uint8) { inc(x) }
+
+// IncUint16s adds 1 to every element of x (negates a bool), in place.
+func IncUint16s(x []uint16) { inc(x) }
+
+// IncUint32s adds 1 to every element of x (negates a bool), in place.
+func IncUint32s(x []uint32) { inc(x) }
+
+// IncUint64s adds 1 to every element of x (negates a bool), in place.
+func IncUint64s(x []uint64) { inc(x) }
+
+// IncUints adds 1 to every element of x (negates a bool), in place.
+func IncUints(x []uint) { inc(x) }
+
+// IncFloat32s adds 1 to every element of x (negates a bool), in place.
+func IncFloat32s(x []float32) { inc(x) }
+
+// IncFloat64s adds 1 to every element of x (negates a bool), in place.
+func IncFloat64s(x []float64) { inc(x) }
+
+// IncComplex64s adds 1 to every element of x (negates a bool), in place.
+func IncComplex64s(x []complex64) { inc(x) }
+
+// IncComplex128s adds 1 to every element of x (negates a bool), in place.
 func IncComplex128s(x []complex128) { inc(x) }
-func IncBytes(x []byte)             { inc(x) }
-func IncRunes(x []rune)             { inc(x) }
+
+// IncBytes adds 1 to every element of x (negates a bool), in place.
+func IncBytes(x []byte) { inc(x) }
+
+// IncRunes adds 1 to every element of x (negates a bool), in place.
+func IncRunes(x []rune) { inc(x) }
 
 func inc[T int8 | int16 | int32 | int64 | int | uint8 | uint16 | uint32 | uint64 | uint |
 	float32 | float64 | complex64 | complex128](x []T) {
