@@ -273,9 +273,11 @@ def check_names(packages: list[GoPackage]) -> None:
     seen = {}
     for p in packages:
         n = p.name
-        if not n.isidentifier() or keyword.iskeyword(n) or n.startswith("_") or n in RESERVED:
+        if (not n.isidentifier() or keyword.iskeyword(n) or n.startswith("_") or n in RESERVED
+                or n in sys.stdlib_module_names):
             raise BuildError(f"--with {p.dir}: Go package {n!r} cannot be a top-level Python package "
-                             f"(reserved: {sorted(RESERVED)}, no leading underscore, no Python keyword)")
+                             f"(not {sorted(RESERVED)}, nor a module of Python's standard library, "
+                             "nor a Python keyword, nor with a leading underscore)")
         if n in seen:
             raise BuildError(f"--with {p.dir}: package name {n!r} is also that of {seen[n]}")
         seen[n] = p.dir

@@ -287,7 +287,7 @@ def asarray(obj) -> Array:
     if isinstance(obj, Array):
         return obj
     if isinstance(obj, _gobind.GoClass):
-        return _gobind.from_go(obj, -1)
+        return _core.from_gopy(obj.handle, -1)
     if hasattr(obj, "__cuda_array_interface__"):
         return from_cuda_array_interface(obj)
     return from_buffer(obj)
