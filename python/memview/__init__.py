@@ -4,7 +4,9 @@ Go owns the memory of the arrays made here (empty, zeros, full, arange), and Num
 memoryview and every other buffer-protocol consumer use it in place. from_buffer
 goes the other way: any PEP 3118 exporter (a NumPy array, bytearray, array.array,
 mmap, memoryview) becomes a memview array over the same memory, which Go code can
-work on in place.
+work on in place. Go packages built into the same extension (build.py --with DIR)
+import by their own names: asarray views the Go slices, arrays and exporters they
+return, and their functions take NumPy and memview arrays where Go takes memory.
 
     >>> import memview as mv, numpy as np
     >>> a = mv.zeros((2, 3))
