@@ -69,7 +69,63 @@ core_lend_array(PyObject *mod, PyObject *o)
     return PyLong_FromLongLong(h);
 }
 
-/* unlend(handle): the call is over; drop what lend_slice or lend_array made */
+/* lend_buffer(obj, kind: str) -> int: a gopy handle to obj's memory (any PEP 3118
+ * exporter) for one call, as a Go *memview.Array (kind "array") or []kind, without
+ * a Python array object in between: Go holds the Py_buffer until unlend, or for
+ * as long as Go keeps a view of the array. TypeError if obj has no buffer. */
+static PyObject *
+core_lend_buffer(PyObject *mod, PyObject *args)
+{
+    PyObject *obj;
+    const char *kind;
+    if (!PyArg_ParseTuple(args, "Os", &obj, &kind))
+        return NULL;
+    if (!PyObject_CheckBuffer(obj)) {
+        PyObject *name = PyType_GetName(Py_TYPE(obj));
+        PyErr_Format(PyExc_TypeError, "memview: an array or an object with the buffer protocol is "
+                     "required, not %R", name);
+        Py_XDECREF(name);
+        return NULL;
+    }
+    Py_buffer *view = PyMem_Calloc(1, sizeof(Py_buffer));
+    if (view == NULL)
+        return PyErr_NoMemory();
+    if (PyObject_GetBuffer(obj, view, PyBUF_FULL_RO) < 0) {
+        PyMem_Free(view);
+        return NULL;
+    }
+    for (int i = 0; view->suboffsets != NULL && i < view->ndim; i++) {
+        if (view->suboffsets[i] >= 0) {
+            PyBuffer_Release(view);
+            PyMem_Free(view);
+            PyErr_SetString(PyExc_ValueError, "memview: PIL-style buffers (suboffsets) are not supported");
+            return NULL;
+        }
+    }
+    /* As from_buffer: a buffer with no shape is read as bytes. */
+    int64_t shape1 = view->itemsize ? view->len / view->itemsize : 0;
+    const int64_t *shape = (const int64_t *)view->shape;
+    int ndim = view->ndim;
+    if (ndim > 0 && shape == NULL) {
+        shape = &shape1;
+        ndim = 1;
+    }
+    int64_t h = 0;
+    int taken = 0;
+    mv_err e;
+    if (mvgo_lend_buffer(view->buf, ndim, (int64_t *)shape, (int64_t *)view->strides, view->itemsize,
+                         view->format ? view->format : "B", view->readonly, view, (char *)kind, &h,
+                         &taken, &e) != 0) {
+        if (!taken) {
+            PyBuffer_Release(view);
+            PyMem_Free(view);
+        }
+        return mv_raise(&e);
+    }
+    return PyLong_FromLongLong(h);
+}
+
+/* unlend(handle): the call is over; drop what lend_slice, lend_array or lend_buffer made */
 static PyObject *
 core_unlend(PyObject *mod, PyObject *arg)
 {
@@ -86,7 +142,8 @@ static PyMethodDef gopy_methods[] = {
     {"from_gopy", core_from_gopy, METH_VARARGS, "from_gopy(handle, writable) -> array over a Go value's memory"},
     {"lend_slice", core_lend_slice, METH_VARARGS, "lend_slice(a, elem) -> gopy handle of a Go []elem over a"},
     {"lend_array", core_lend_array, METH_O, "lend_array(a) -> gopy handle of a Go *memview.Array viewing a"},
-    {"unlend", core_unlend, METH_O, "unlend(handle): drop a handle lend_slice or lend_array made"},
+    {"lend_buffer", core_lend_buffer, METH_VARARGS, "lend_buffer(obj, kind) -> gopy handle of obj's memory as kind"},
+    {"unlend", core_unlend, METH_O, "unlend(handle): drop a handle a lend_* function made"},
     {NULL},
 };
 

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 	"unsafe"
 
 	"github.com/go-python/gopy/gopyh"
@@ -204,30 +205,44 @@ var sliceLenders = map[string]struct {
 	"complex128": {memview.Complex128, lendSlice[complex128]},
 }
 
+// lendSliceOf checks that a can be a Go []name and registers that slice.
+func lendSliceOf(a *memview.Array, name string) (gopyh.CGoHandle, error) {
+	l, ok := sliceLenders[name]
+	switch {
+	case !ok:
+		return 0, fmt.Errorf("memview: no Go []%s can view memory: %w", name, memview.ErrType)
+	case !a.Device().HostAccessible():
+		return 0, fmt.Errorf("memview: a Go []%s cannot view memory on %s: %w", name, a.Device(), memview.ErrInvalid)
+	case a.DType() != l.dt:
+		return 0, fmt.Errorf("memview: Go takes a []%s here, which needs an array of %s, not %s: %w",
+			name, l.dt, a.DType(), memview.ErrType)
+	case !a.CContiguous():
+		return 0, fmt.Errorf("memview: Go takes a []%s here, which needs a contiguous array "+
+			"(shape %v, strides %v); copy it first: %w", name, a.Shape(), a.Strides(), memview.ErrInvalid)
+	case a.ReadOnly():
+		return 0, fmt.Errorf("memview: Go takes a []%s here, which Go may write, and the array is read-only: %w",
+			name, memview.ErrReadOnly)
+	}
+	return l.lend(a.Pointer(), a.Size(), name), nil
+}
+
+// lendArray registers a as the *memview.Array a bound function receives.
+func lendArray(a *memview.Array) gopyh.CGoHandle {
+	h := gopyh.Register("*memview.Array", a)
+	gopyh.IncRef(h)
+	return h
+}
+
+// lentArrays holds, by gopy handle, the arrays a lend made and unlend releases.
+var lentArrays sync.Map // gopyh.CGoHandle -> *memview.Array
+
 //export mvgo_lend_slice
 func mvgo_lend_slice(h C.uintptr_t, elem *C.char, out *C.int64_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	name := C.GoString(elem)
-	l, ok := sliceLenders[name]
-	if !ok {
-		return setErr(e, fmt.Errorf("memview: no Go []%s can view memory: %w", name, memview.ErrType))
-	}
 	return withArray(h, e, func(a *memview.Array) error {
-		switch {
-		case !a.Device().HostAccessible():
-			return fmt.Errorf("memview: a Go []%s cannot view memory on %s: %w", name, a.Device(), memview.ErrInvalid)
-		case a.DType() != l.dt:
-			return fmt.Errorf("memview: Go takes a []%s here, which needs an array of %s, not %s: %w",
-				name, l.dt, a.DType(), memview.ErrType)
-		case !a.CContiguous():
-			return fmt.Errorf("memview: Go takes a []%s here, which needs a contiguous array "+
-				"(shape %v, strides %v); copy it first: %w", name, a.Shape(), a.Strides(), memview.ErrInvalid)
-		case a.ReadOnly():
-			return fmt.Errorf("memview: Go takes a []%s here, which Go may write, and the array is read-only: %w",
-				name, memview.ErrReadOnly)
-		}
-		*out = C.int64_t(l.lend(a.Pointer(), a.Size(), name))
-		return nil
+		g, err := lendSliceOf(a, C.GoString(elem))
+		*out = C.int64_t(g)
+		return err
 	})
 }
 
@@ -239,24 +254,51 @@ func mvgo_lend_array(h C.uintptr_t, out *C.int64_t, e *C.mv_err) (rc C.int) {
 		if err != nil {
 			return err
 		}
-		g := gopyh.Register("*memview.Array", v)
-		gopyh.IncRef(g)
+		g := lendArray(v)
+		lentArrays.Store(g, v)
 		*out = C.int64_t(g)
 		return nil
 	})
 }
 
-//export mvgo_unlend
-func mvgo_unlend(h C.int64_t, e *C.mv_err) (rc C.int) {
+// mvgo_lend_buffer lends the memory of a Py_buffer (token) to Go for a call,
+// as kind ("array" or a slice element type), without a Python array object.
+// *taken says whether Go took the Py_buffer (it gives it back when the lent
+// memory is released); if not, the caller releases it.
+//
+//export mvgo_lend_buffer
+func mvgo_lend_buffer(buf unsafe.Pointer, ndim C.int, shape, strides *C.int64_t, itemsize C.int64_t,
+	format *C.char, readonly C.int, token unsafe.Pointer, kind *C.char, out *C.int64_t, taken *C.int,
+	e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	v, err := gopyValue(h)
+	*taken = 0
+	a, err := importBuffer(buf, ints(shape, ndim), strides, int(itemsize), C.GoString(format), readonly != 0, token)
 	if err != nil {
 		return setErr(e, err)
 	}
+	*taken = 1 // from here on, releasing a gives the Py_buffer back
+	var g gopyh.CGoHandle
+	if k := C.GoString(kind); k == "array" {
+		g = lendArray(a)
+	} else if g, err = lendSliceOf(a, k); err != nil {
+		_ = a.Release()
+		return setErr(e, err)
+	}
+	lentArrays.Store(g, a)
+	*out = C.int64_t(g)
+	return 0
+}
+
+//export mvgo_unlend
+func mvgo_unlend(h C.int64_t, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	if _, err := gopyValue(h); err != nil {
+		return setErr(e, err)
+	}
 	gopyh.DecRef(gopyh.CGoHandle(h))
-	if a, ok := v.(*memview.Array); ok {
+	if a, ok := lentArrays.LoadAndDelete(gopyh.CGoHandle(h)); ok {
 		// Go may have released it itself; anything else is a real error.
-		if err := a.Release(); err != nil && !errors.Is(err, memview.ErrReleased) {
+		if err := a.(*memview.Array).Release(); err != nil && !errors.Is(err, memview.ErrReleased) {
 			return setErr(e, err)
 		}
 	}

@@ -101,3 +101,17 @@ def test_go_releases_the_gil_with_memory_lent():
         stop.set()
         t.join()
     assert during > 20, f"the other thread ran {during} times while Go slept: the GIL was held"
+
+
+@pytest.mark.skipif(mv.cuda.is_available(), reason="a made-up device pointer is only accepted without a CUDA driver")
+def test_cuda_memory_reaches_go_as_an_array_never_as_a_slice():
+    class Producer:  # a CAI producer of made-up device memory, never dereferenced
+        def __init__(self):
+            self.__cuda_array_interface__ = {"shape": (2, 3), "typestr": "<f8", "data": (0x7F00_0000_0000, False),
+                                             "version": 3}
+
+    assert gopkg.Describe(Producer()) == "float64 [2 3] [24 8] readonly=false"  # Go sees a device array
+    with pytest.raises(ValueError, match="cannot view memory on cuda:0"):
+        gopkg.Len(Producer())  # a Go slice cannot point at device memory
+    with pytest.raises(ValueError, match="on cuda:0"):
+        gopkg.Fill(Producer(), 1.0)  # and Go's View refuses to touch it

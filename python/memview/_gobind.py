@@ -62,11 +62,18 @@ def _lend(x, kind: str, lent: list):
         if type(x).__name__ not in _gopy_classes(kind):
             raise TypeError(f"a Go {_go_type(kind)} is needed, not a gopy {type(x).__name__}")
         return x
-    from . import asarray
-    a = asarray(x)
-    h = _core.lend_array(a) if kind == "array" else _core.lend_slice(a, kind)
+    if not isinstance(x, _core.ArrayBase):
+        try:
+            h = _core.lend_buffer(x, kind)  # a buffer straight to Go, which holds the Py_buffer
+            lent.append(h)
+            return _Lent(h, None)
+        except TypeError:
+            if not hasattr(x, "__cuda_array_interface__"):
+                raise
+        x = sys.modules[__package__].asarray(x)  # CUDA memory: a memview array first
+    h = _core.lend_array(x) if kind == "array" else _core.lend_slice(x, kind)
     lent.append(h)
-    return _Lent(h, a)
+    return _Lent(h, x)
 
 
 def _wrap(fn, spec: dict, qualname: str, first: int):
