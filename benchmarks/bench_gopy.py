@@ -1,16 +1,18 @@
 """Go packages built together with memview (examples/sigproc): Go memory to NumPy
 and NumPy memory to Go, against gopy's own element-by-element paths and against
-NumPy, measured in the same run.
+NumPy, measured in the same run. Times are CPU time of this process (best of
+interleaved runs), so that other load on a shared machine counts less.
 
     python3 build.py bench     (builds examples/ in; or: PYTHONPATH=.build/examples python benchmarks/bench_gopy.py)
 """
 import sys
+import time
 import timeit
 
 import numpy as np
 
 import memview as mv
-from _timing import interleaved_best, summary
+from _timing import summary
 
 QUICK = "--quick" in sys.argv
 try:
@@ -21,14 +23,19 @@ except ImportError:
 
 
 def pair(fn, anchor, number, repeat=15):
+    """Best per-call CPU times of fn and anchor, measured interleaved."""
     if QUICK:
         number, repeat = max(1, number // 10), 3
-    return interleaved_best(fn, anchor, number, repeat)
+    t, ta = [], []
+    for _ in range(repeat):
+        t.append(timeit.timeit(fn, number=number, timer=time.process_time))
+        ta.append(timeit.timeit(anchor, number=number, timer=time.process_time))
+    return min(t) / number, min(ta) / number
 
 
 def once(fn, repeat=3):
-    """Best time of a slow call, run a few times."""
-    return min(timeit.repeat(fn, number=1, repeat=1 if QUICK else repeat))
+    """Best CPU time of a slow call, run a few times."""
+    return min(timeit.repeat(fn, number=1, repeat=1 if QUICK else repeat, timer=time.process_time))
 
 
 def report(name, t, anchor_name, t_anchor, target=None, smaller_is_better=True):
