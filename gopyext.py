@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import keyword
-import os
 import pprint
 import re
 import shutil

@@ -8,8 +8,6 @@ import sys
 import numpy as np
 import pytest
 
-import memview as mv
-
 gopkg = pytest.importorskip("gopkg", reason="tests/gopkg is built in by the test build (python3 build.py test)")
 
 
