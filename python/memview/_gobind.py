@@ -34,7 +34,8 @@ def from_go(obj, writable: int):
 
 class _Lent:
     """A stand-in for a gopy object: the handle of memory lent to Go for one
-    call, and the array whose memory it is (kept alive until the call ends)."""
+    call, and the memview array whose memory it is, kept alive until the call
+    ends (None when Go holds the Py_buffer of the argument itself)."""
 
     __slots__ = ("handle", "array")
 
