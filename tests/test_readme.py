@@ -1,4 +1,4 @@
-"""The README's sessions run as written and print what the README says."""
+"""The README's examples run as written and print what the README says."""
 import importlib.util
 import pathlib
 import re
@@ -10,7 +10,7 @@ import pytest
 README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 
 
-def session(marker):
+def readme_block(marker):
     m = re.search(rf"<!-- {marker}.*?-->\n```python\n(.*?)```\n```text\n(.*?)```", README.read_text(), re.S)
     assert m, f"README block {marker!r} not found"
     return m.group(1), m.group(2)
@@ -23,12 +23,12 @@ def run(code):
 
 
 def test_quickstart_output_matches():
-    code, want = session("quickstart")
+    code, want = readme_block("quickstart")
     assert run(code) == want
 
 
 @pytest.mark.skipif(importlib.util.find_spec("sigproc") is None,
                     reason="examples/sigproc is not built in (python3 build.py test builds it with memview)")
-def test_go_developers_session_output_matches():
-    code, want = session("go-quickstart")
+def test_go_developers_example_output_matches():
+    code, want = readme_block("go-quickstart")
     assert run(code) == want
