@@ -3,6 +3,7 @@
 copy, it works in place on NumPy's memory, and it lends and keeps memory by the
 lifetime rules of README's "For Go developers"."""
 import gc
+import weakref
 
 import numpy as np
 import pytest
@@ -108,19 +109,22 @@ def test_signal_views_outlive_the_signal():
 
 def test_go_keeps_numpy_memory():
     out = np.zeros(5)
+    alive = weakref.ref(out)
     sigproc.Tap(out)  # Go keeps its own view of NumPy's memory, in a global
-    address = out.ctypes.data
     del out  # Python drops every reference
     gc.collect()
     churn_go_heap()
+    assert alive() is not None  # Go's view keeps the NumPy array alive
     for v in (1.0, 2.0, 3.0):
         sigproc.Emit(v)  # Go writes later ...
     assert sigproc.Tapped() == 6.0  # ... and reads
+    assert alive().tolist() == [1.0, 2.0, 3.0, 0.0, 0.0]
     with pytest.raises(IndexError, match="full"):
         for _ in range(3):
             sigproc.Emit(0.0)
-    sigproc.Untap()
-    assert address  # the memory was NumPy's, kept alive by Go until Untap
+    sigproc.Untap()  # Go lets go: the NumPy array goes
+    gc.collect()
+    assert alive() is None
     with pytest.raises(ValueError, match="no buffer"):
         sigproc.Emit(1.0)
 
