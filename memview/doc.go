@@ -10,7 +10,8 @@
 //     wraps one with statistics, and DefaultPool is chosen by the
 //     MEMVIEW_DEFAULT_POOL environment variable.
 //   - Buffer is a span of bytes with a reference count (Go owners) and an
-//     export count (outside consumers); WrapExternal adopts foreign memory.
+//     export count (outside consumers); WrapExternal adopts foreign memory,
+//     WrapGo the backing array of a Go slice, pinned while referenced.
 //   - DType names the element type, with NumPy names, typestrs and PEP 3118
 //     formats: the basic numeric types, or any item a format describes
 //     (byte-swapped numbers, records, strings, sub-arrays). ParseFormat reads
@@ -24,7 +25,9 @@
 //   - Exporter is the producer side, after Ruby's MemoryView: any Go type
 //     that owns memory lends views of it (View, ReleaseView, Available) for a
 //     Request; Export is the consumer entry. View[T] is the typed consumer
-//     side: At, Set and iteration over any strided array of T.
+//     side: At, Set and iteration over any strided array of T. FromSlice
+//     views a Go slice as an Array and AsSlice a contiguous Array as a slice,
+//     both without a copy.
 //
 // # Memory rules
 //

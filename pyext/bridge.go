@@ -100,7 +100,8 @@ func finish(a *memview.Array, err error, m *C.mv_meta, e *C.mv_err) C.int {
 func mvgo_empty(ndim C.int, shape *C.int64_t, dtype *C.char, order C.char, device *C.char,
 	m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	defer forkgate.Enter()() // may run without the GIL (module.c)
+	pass := forkgate.Enter() // may run without the GIL (module.c)
+	defer pass.Leave()
 	dt, err := memview.ParseDType(C.GoString(dtype))
 	if err != nil {
 		return setErr(e, err)
@@ -132,7 +133,8 @@ func mvgo_import(buf unsafe.Pointer, ndim C.int, shape, strides *C.int64_t, item
 func mvgo_wrap_device(ptr C.uintptr_t, ndim C.int, shape, strides *C.int64_t, typestr *C.char,
 	readonly C.int, stream C.uintptr_t, sync C.int, token unsafe.Pointer, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	defer forkgate.Enter()() // may run without the GIL (module.c)
+	pass := forkgate.Enter() // may run without the GIL (module.c)
+	defer pass.Leave()
 	a, err := importDevice(uintptr(ptr), ints(shape, ndim), strides, C.GoString(typestr),
 		readonly != 0, uintptr(stream), sync != 0, token)
 	return finish(a, err, m, e)
@@ -152,7 +154,8 @@ func mvgo_dtype_info(name *C.char, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 
 //export mvgo_cuda_device_count
 func mvgo_cuda_device_count() (n C.int) {
-	defer forkgate.Enter()() // runs without the GIL (module.c)
+	pass := forkgate.Enter() // runs without the GIL (module.c)
+	defer pass.Leave()
 	defer func() {
 		if recover() != nil {
 			n = 0
@@ -168,7 +171,8 @@ func mvgo_cuda_device_count() (n C.int) {
 //export mvgo_release
 func mvgo_release(h C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	defer forkgate.Enter()() // may run without the GIL (module.c)
+	pass := forkgate.Enter() // may run without the GIL (module.c)
+	defer pass.Leave()
 	if err := dropHandle(uintptr(h)); err != nil {
 		return setErr(e, err)
 	}
@@ -246,41 +250,9 @@ func mvgo_readonly(h C.uintptr_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	return derive(h, m, e, (*memview.Array).AsReadOnly)
 }
 
-//export mvgo_scale
-func mvgo_scale(h C.uintptr_t, f C.double, e *C.mv_err) (rc C.int) {
-	defer guard(e, &rc)
-	return withArray(h, e, func(a *memview.Array) error {
-		if err := cuda.WaitHost(a); err != nil { // pinned or managed memory: no GPU work still on it
-			return err
-		}
-		return scale(a, float64(f))
-	})
-}
-
-//export mvgo_sum
-func mvgo_sum(h C.uintptr_t, out *C.double, e *C.mv_err) (rc C.int) {
-	defer guard(e, &rc)
-	return withArray(h, e, func(a *memview.Array) error {
-		if err := cuda.WaitHost(a); err != nil {
-			return err
-		}
-		s, err := sum(a)
-		*out = C.double(s)
-		return err
-	})
-}
-
 //export mvgo_pool_info
 func mvgo_pool_info(backend *C.char, nb C.int, warning *C.char, nw C.int) {
 	defer func() { _ = recover() }()
 	putString(unsafe.Pointer(backend), int(nb), memview.DefaultPool().BackendName())
 	putString(unsafe.Pointer(warning), int(nw), memview.DefaultPoolWarning())
-}
-
-//export mvgo_selftest_panic
-func mvgo_selftest_panic(e *C.mv_err) (rc C.int) {
-	defer guard(e, &rc)
-	var m map[string]int
-	m["a panic on purpose"] = 1 // assignment to a nil map: a real runtime panic
-	return 0
 }

@@ -72,5 +72,8 @@ int mv_check_live(MVArray *a);
 int mv_install_fork_handlers(void);
 int mv_check_go(void);
 int mv_go_usable(void);
+/* Add the functions of gopy.c and, in the test build, of selftest.c to memview._core. */
+int mv_add_gopy_functions(PyObject *mod);
+int mv_add_selftests(PyObject *mod);
 
 #endif

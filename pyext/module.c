@@ -526,54 +526,6 @@ core_release(PyObject *mod, PyObject *o)
     Py_RETURN_NONE;
 }
 
-/* go_scale(a, factor): Go multiplies every element in place (a Go-side consumer) */
-static PyObject *
-core_go_scale(PyObject *mod, PyObject *args)
-{
-    if (mv_check_go() < 0)
-        return NULL;
-    PyObject *o;
-    double f;
-    if (!PyArg_ParseTuple(args, "Od", &o, &f))
-        return NULL;
-    MVArray *a = live_array(o, "array");
-    if (a == NULL)
-        return NULL;
-    mv_err e;
-    if (mvgo_scale(a->handle, f, &e) != 0)
-        return mv_raise(&e);
-    Py_RETURN_NONE;
-}
-
-/* go_sum(a) -> float: Go reads every element (a Go-side consumer) */
-static PyObject *
-core_go_sum(PyObject *mod, PyObject *o)
-{
-    if (mv_check_go() < 0)
-        return NULL;
-    MVArray *a = live_array(o, "array");
-    if (a == NULL)
-        return NULL;
-    double out = 0;
-    mv_err e;
-    if (mvgo_sum(a->handle, &out, &e) != 0)
-        return mv_raise(&e);
-    return PyFloat_FromDouble(out);
-}
-
-/* _selftest_panic(): runs a Go function that panics, to prove the panic is
- * recovered and surfaces as SystemError instead of aborting the interpreter. */
-static PyObject *
-core_selftest_panic(PyObject *mod, PyObject *unused)
-{
-    if (mv_check_go() < 0)
-        return NULL;
-    mv_err e;
-    if (mvgo_selftest_panic(&e) != 0)
-        return mv_raise(&e);
-    Py_RETURN_NONE;
-}
-
 /* pool_info() -> (backend, warning) of the default pool */
 static PyObject *
 core_pool_info(PyObject *mod, PyObject *unused)
@@ -583,72 +535,6 @@ core_pool_info(PyObject *mod, PyObject *unused)
     char backend[64], warning[512];
     mvgo_pool_info(backend, sizeof backend, warning, sizeof warning);
     return Py_BuildValue("(ss)", backend, warning);
-}
-
-/* ---- Go exporters (memview.Exporter values registered in pyext) ---- */
-
-/* from_exporter(id, writable) -> Array over the memory a Go exporter lends */
-static PyObject *
-core_from_exporter(PyObject *mod, PyObject *args)
-{
-    if (mv_check_go() < 0)
-        return NULL;
-    unsigned long long id;
-    int writable; /* -1 as lent, 0 read-only, 1 writable required */
-    if (!PyArg_ParseTuple(args, "Ki", &id, &writable))
-        return NULL;
-    mv_meta m;
-    mv_err e;
-    int rc = mvgo_from_exporter(id, writable, &m, &e);
-    return finish(rc, &m, &e, NULL);
-}
-
-/* drop_exporter(id): forget a registered exporter (lent views stay valid) */
-static PyObject *
-core_drop_exporter(PyObject *mod, PyObject *args)
-{
-    if (mv_check_go() < 0)
-        return NULL;
-    unsigned long long id;
-    if (!PyArg_ParseTuple(args, "K", &id))
-        return NULL;
-    mv_err e;
-    if (mvgo_drop_exporter(id, &e) != 0)
-        return mv_raise(&e);
-    Py_RETURN_NONE;
-}
-
-/* example_image(width, height) -> id of a new Go RGBImage (pyext/example_image.go) */
-static PyObject *
-core_example_image(PyObject *mod, PyObject *args)
-{
-    if (mv_check_go() < 0)
-        return NULL;
-    long long w, h;
-    if (!PyArg_ParseTuple(args, "LL", &w, &h))
-        return NULL;
-    uint64_t id = 0;
-    mv_err e;
-    if (mvgo_example_image(w, h, &id, &e) != 0)
-        return mv_raise(&e);
-    return PyLong_FromUnsignedLongLong(id);
-}
-
-/* example_image_call(id, op, x, y, r, g, b): 0 invert, 1 set pixel, 2 close */
-static PyObject *
-core_example_image_call(PyObject *mod, PyObject *args)
-{
-    if (mv_check_go() < 0)
-        return NULL;
-    unsigned long long id;
-    int op, r = 0, g = 0, b = 0;
-    long long x = 0, y = 0;
-    if (!PyArg_ParseTuple(args, "Ki|LLiii", &id, &op, &x, &y, &r, &g, &b))
-        return NULL;
-    mv_err e;
-    if (mvgo_example_image_call(id, op, x, y, r, g, b, &e) != 0)
-        return mv_raise(&e);
-    Py_RETURN_NONE;
 }
 
 /* ---- CUDA streams and pools ---- */
@@ -749,20 +635,13 @@ static PyMethodDef core_methods[] = {
     {"copy", core_copy, METH_VARARGS, "copy(a, order, device='', stream=0) -> new array"},
     {"copyto", core_copyto, METH_VARARGS, "copyto(dst, src, stream=0): strided copy with broadcasting"},
     {"fill", core_fill, METH_VARARGS, "fill(a, item_bytes, stream=0)"},
-    {"from_exporter", core_from_exporter, METH_VARARGS, "from_exporter(id, writable) -> array lent by a Go exporter"},
-    {"drop_exporter", core_drop_exporter, METH_VARARGS, "drop_exporter(id)"},
-    {"example_image", core_example_image, METH_VARARGS, "example_image(width, height) -> id"},
-    {"example_image_call", core_example_image_call, METH_VARARGS, "example_image_call(id, op, ...)"},
     {"cuda_stream_create", core_cuda_stream_create, METH_VARARGS, "cuda_stream_create(device, non_blocking) -> handle"},
     {"cuda_stream_destroy", core_cuda_stream_destroy, METH_VARARGS, "cuda_stream_destroy(handle)"},
     {"cuda_stream_sync", core_cuda_stream_sync, METH_VARARGS, "cuda_stream_sync(device, handle, query) -> done"},
     {"cuda_pool_stats", core_cuda_pool_stats, METH_NOARGS, "cuda_pool_stats() -> (bytes, live, total, count)"},
     {"release", core_release, METH_O, "release(a): free the array's reference now"},
-    {"go_scale", core_go_scale, METH_VARARGS, "go_scale(a, factor): Go scales the elements in place"},
-    {"go_sum", core_go_sum, METH_O, "go_sum(a) -> float: Go sums the elements"},
     {"pool_info", core_pool_info, METH_NOARGS, "pool_info() -> (backend, warning)"},
     {"set_array_type", core_set_array_type, METH_O, "set_array_type(cls)"},
-    {"_selftest_panic", core_selftest_panic, METH_NOARGS, "raise SystemError from a recovered Go panic"},
     {NULL},
 };
 
@@ -775,8 +654,9 @@ static struct PyModuleDef core_module = {
 };
 
 /* mv_install makes memview._core once and registers it in sys.modules. Called
- * from Go (gopy released the GIL), so it takes the GIL itself. Returns 0 or -1;
- * on failure the Python error is printed to stderr. */
+ * from Go (gopy released the GIL), so it takes the GIL itself. Returns 0, 1 when
+ * memview._core was made by another extension (another Go runtime: refused), or
+ * -1; on failure the Python error is printed to stderr. */
 int
 mv_install(void)
 {
@@ -784,7 +664,8 @@ mv_install(void)
     int rc = -1;
     PyObject *modules = PyImport_GetModuleDict(); /* borrowed */
     if (PyDict_GetItemString(modules, "memview._core") != NULL) {
-        rc = 0;
+        /* Ours if this extension made its array type; else another one did. */
+        rc = mv_array_base_type != NULL ? 0 : 1;
         goto out;
     }
     if (mv_install_fork_handlers() < 0)
@@ -822,6 +703,7 @@ mv_install(void)
         goto fail;
     }
     if (PyModule_AddIntConstant(mod, "MAXDIM", MV_MAXDIM) < 0 ||
+        mv_add_gopy_functions(mod) < 0 || mv_add_selftests(mod) < 0 ||
         PyDict_SetItemString(modules, "memview._core", mod) < 0) {
         Py_DECREF(mod);
         goto fail;

@@ -1,7 +1,9 @@
 // Package pyext is the one package gopy binds: memview's CPython extension.
 //
 // Its exported Go functions are the small control API that gopy wraps (Install,
-// live handle and pool statistics). Everything on the hot path is C written to the
+// live handle and pool statistics). Go packages built together with memview
+// (build.py --with) are bound by gopy in the same extension, and reach memview
+// through gopy_bridge.go; the code gopy generates calls package gopyrt. Everything on the hot path is C written to the
 // limited API of Python 3.11 (exporter.c, module.c): a heap type made with
 // PyType_FromSpec whose getbuffer reads metadata cached in C and calls no Go, and
 // the module memview._core, whose functions call Go (bridge.go) with the GIL held.
@@ -22,12 +24,19 @@ import (
 
 // Install creates the module memview._core (the array type and its functions) and
 // registers it in sys.modules. memview/__init__.py calls it once; later calls do
-// nothing.
+// nothing. It refuses when another extension made memview._core: that extension
+// runs its own Go runtime, and a process can hold only one (golang/go#18976).
 func Install() error {
-	if C.mv_install() != 0 {
+	switch C.mv_install() {
+	case 0:
+		return nil
+	case 1:
+		return errors.New("memview: another memview extension is already loaded in this process " +
+			"(memview._core exists); a process can run only one Go runtime (golang/go#18976), so " +
+			"build your Go packages together with memview into one extension: python3 build.py wheel --with DIR")
+	default:
 		return errors.New("memview: could not create memview._core (see the Python error above)")
 	}
-	return nil
 }
 
 // LiveHandles is the number of array handles C holds: one per live array object.

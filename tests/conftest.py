@@ -4,6 +4,7 @@ import gc
 import pytest
 
 import memview as mv
+from memview._ext import _pyext
 
 
 def _state():
@@ -11,15 +12,15 @@ def _state():
     pool = mv.default_pool()
     cuda = mv.cuda.pool_stats()  # device, pinned and managed pools (zeros without a GPU)
     return (pool.bytes_allocated, pool.num_live, mv.live_handles(),
-            cuda["bytes_allocated"], cuda["num_live"])
+            cuda["bytes_allocated"], cuda["num_live"], _pyext.NumHandles())
 
 
 @pytest.fixture(autouse=True)
 def memory_comes_back():
-    """Pool bytes, live allocations and live handles (host and CUDA pools) end where
-    they started."""
+    """Pool bytes, live allocations and live handles (host and CUDA pools, and
+    gopy's handles of Go values) end where they started."""
     before = _state()
     yield
     after = _state()
-    assert after == before, (f"leak: (host bytes, host allocations, handles, CUDA bytes, CUDA allocations) "
-                              f"{before} -> {after}")
+    assert after == before, (f"leak: (host bytes, host allocations, handles, CUDA bytes, CUDA allocations, "
+                              f"gopy handles) {before} -> {after}")

@@ -1,17 +1,35 @@
-"""The README's quick start runs as written and prints what the README says."""
+"""The README's examples run as written and print what the README says."""
 import pathlib
 import re
 import subprocess
 import sys
 
+import pytest
+
+import memview as mv
+
 README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 
 
-def test_quickstart_output_matches():
-    text = README.read_text()
-    m = re.search(r"<!-- quickstart.*?-->\n```python\n(.*?)```\n```text\n(.*?)```", text, re.S)
-    assert m, "README quick start block not found"
-    code, want = m.group(1), m.group(2)
+def readme_block(marker):
+    m = re.search(rf"<!-- {marker}.*?-->\n```python\n(.*?)```\n```text\n(.*?)```", README.read_text(), re.S)
+    assert m, f"README block {marker!r} not found"
+    return m.group(1), m.group(2)
+
+
+def run(code):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    assert r.stdout == want
+    return r.stdout
+
+
+def test_quickstart_output_matches():
+    code, want = readme_block("quickstart")
+    assert run(code) == want
+
+
+@pytest.mark.skipif("sigproc" not in mv.go_packages(),
+                    reason="examples/sigproc is not built in (python3 build.py test builds it with memview)")
+def test_go_developers_example_output_matches():
+    code, want = readme_block("go-quickstart")
+    assert run(code) == want

@@ -3,8 +3,7 @@
 // A Python thread that holds the GIL cannot be in Go while another thread
 // forks (the forking thread holds the GIL), but work that gave the GIL up —
 // memview's long copies and fills, every function gopy binds — can be. Such
-// work calls Enter first and the returned function when done, before it takes
-// the GIL again; memview's pthread_atfork prepare handler calls Close, which
+// work calls Enter first and Leave when done, before it takes the GIL again; memview's pthread_atfork prepare handler calls Close, which
 // stops new work and waits for the work in flight (see pyext/fork.go for why
 // a forked Go runtime needs this).
 //
@@ -26,14 +25,18 @@ var (
 // poll is how often a waiting side looks again.
 const poll = 20 * time.Microsecond
 
-// Enter marks the start of Go work running without the GIL and returns the
-// function that marks its end, to be called before the GIL is taken again.
-// While a fork is being prepared, Enter waits until it is done.
-func Enter() (leave func()) {
+// Pass is one piece of work's passage through the gate.
+type Pass struct{ left bool }
+
+// Enter marks the start of Go work running without the GIL. Leave the gate
+// (pass.Leave) before the GIL is taken again; a deferred Leave as well covers
+// a panic, since Leave counts once. While a fork is being prepared, Enter
+// waits until it is done.
+func Enter() Pass {
 	for {
 		inflight.Add(1)
 		if !closed.Load() {
-			return leave1
+			return Pass{}
 		}
 		inflight.Add(-1)
 		for closed.Load() {
@@ -42,7 +45,13 @@ func Enter() (leave func()) {
 	}
 }
 
-func leave1() { inflight.Add(-1) }
+// Leave marks the end of the work; calls after the first do nothing.
+func (p *Pass) Leave() {
+	if !p.left {
+		p.left = true
+		inflight.Add(-1)
+	}
+}
 
 // Close stops new work and waits until none is in flight, for at most
 // timeout; it reports whether none is. Open must follow.

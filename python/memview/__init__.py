@@ -4,7 +4,9 @@ Go owns the memory of the arrays made here (empty, zeros, full, arange), and Num
 memoryview and every other buffer-protocol consumer use it in place. from_buffer
 goes the other way: any PEP 3118 exporter (a NumPy array, bytearray, array.array,
 mmap, memoryview) becomes a memview array over the same memory, which Go code can
-work on in place.
+work on in place. Go packages built into the same extension (build.py --with DIR)
+import by their own names: asarray views the Go slices, arrays and exporters they
+return, and their functions take NumPy and memview arrays where Go takes memory.
 
     >>> import memview as mv, numpy as np
     >>> a = mv.zeros((2, 3))
@@ -16,22 +18,46 @@ work on in place.
 from __future__ import annotations
 
 import math as _math
+import os as _os
 import struct as _struct
+import sys as _sys
 import warnings as _warnings
 
-from . import pyext as _pyext
+_HERE = _os.path.dirname(_os.path.abspath(__file__))
 
-_pyext.Install()  # creates memview._core (C array type + Go bridge) once
 
-from . import _cai, _core, _dtypes, cuda, examples  # noqa: E402
+def _one_go_runtime():
+    """Refuse to load a second memview extension: each runs its own Go runtime,
+    and a process can hold only one (golang/go#18976)."""
+    core = _sys.modules.get("memview._core")
+    if core is not None and getattr(core, "_extension_dir", None) != _HERE:
+        where = getattr(core, "_extension_dir", "an unknown place")
+        raise ImportError(
+            f"memview: another memview extension (from {where}) is already loaded in this process; "
+            f"this one ({_HERE}) would start a second Go runtime, and a process can run only one "
+            "(golang/go#18976). Build your Go packages together with memview into one extension: "
+            "python3 build.py wheel --with DIR")
+
+
+_one_go_runtime()
+
+from ._ext import pyext as _pyext  # noqa: E402  (loads the extension: memview's Go runtime)
+
+try:
+    _pyext.Install()  # creates memview._core (C array type + Go bridge) once
+except RuntimeError as _e:
+    raise ImportError(str(_e)) from None
+
+from . import _cai, _core, _dtypes, _gobind, cuda  # noqa: E402
 from ._array import Array  # noqa: E402
 from ._gpumemoryview import gpumemoryview  # noqa: E402
 
+_core._extension_dir = _HERE
+
 __all__ = [
     "Array", "Pool", "empty", "zeros", "full", "arange", "from_buffer", "from_cuda_array_interface",
-    "from_exporter", "examples", "item_desc",
-    "asarray", "gpumemoryview", "cuda",
-    "default_pool", "live_handles", "scale_in_go", "sum_in_go", "DTYPES", "__version__",
+    "from_go", "item_desc", "asarray", "gpumemoryview", "cuda", "go_packages",
+    "default_pool", "live_handles", "DTYPES", "__version__",
 ]
 __version__ = "0.1.0"
 
@@ -220,14 +246,21 @@ def item_desc(dtype) -> dict:
     return json.loads(_core.dtype_desc(dtype))
 
 
-def from_exporter(exporter_id: int, *, writable=None) -> Array:
-    """An array over memory a Go value lends through the memview.Exporter interface
-    (registered in Go; see memview.examples.RGBImage), without a copy. The Go
-    exporter's ReleaseView runs when this array, its views and its buffer exports
-    are all gone. writable=None takes the lent memory's own read-only flag, False
-    gives a read-only array, True requires writable memory (BufferError if the
-    exporter cannot serve that)."""
-    return _core.from_exporter(exporter_id, _writable_flag(writable, "memview.from_exporter"))
+def from_go(obj, *, writable=None) -> Array:
+    """An array over the memory of a Go value, without a copy: obj is what gopy
+    hands Python for a Go slice of numbers or bools, a *memview.Array, or a Go
+    value implementing memview.Exporter, from a Go package built together with
+    memview (build.py --with).
+
+    A slice's backing array stays pinned, and valid, while the array or any
+    view or export of it lives, whatever happens to obj and to Go's own
+    references. An Exporter's ReleaseView runs when this array, its views and
+    its buffer exports are all gone. writable=None takes the Go side's own
+    read-only flag, False gives a read-only array, True requires writable
+    memory (BufferError otherwise)."""
+    if not isinstance(obj, _gobind.GoClass):
+        raise TypeError(f"memview.from_go: a Go value bound by gopy is required, not {type(obj).__name__!r}")
+    return _gobind.from_go(obj, _writable_flag(writable, "memview.from_go"))
 
 
 def from_cuda_array_interface(obj, *, sync=None) -> Array:
@@ -251,9 +284,12 @@ def from_cuda_array_interface(obj, *, sync=None) -> Array:
 
 def asarray(obj) -> Array:
     """obj itself if it is a memview array, else a zero-copy array over its memory:
-    through the CUDA Array Interface if obj has one, else the buffer protocol."""
+    from_go for a Go value bound by gopy, the CUDA Array Interface if obj has
+    one, else the buffer protocol."""
     if isinstance(obj, Array):
         return obj
+    if isinstance(obj, _gobind.GoClass):
+        return _core.from_gopy(obj.handle, -1)
     if hasattr(obj, "__cuda_array_interface__"):
         return from_cuda_array_interface(obj)
     return from_buffer(obj)
@@ -307,14 +343,10 @@ def default_pool() -> Pool:
     return _POOL
 
 
-def scale_in_go(a: Array, factor: float) -> None:
-    """Go code multiplies every element of a by factor, in place (a Go-side consumer)."""
-    _core.go_scale(a, factor)
-
-
-def sum_in_go(a: Array) -> float:
-    """Go code reads every element of a and returns their sum (a Go-side consumer)."""
-    return _core.go_sum(a)
+def go_packages() -> dict:
+    """{Go package name: import path} of the Go packages built into this extension
+    together with memview (build.py --with DIR); each imports by its name."""
+    return _gobind.packages()
 
 
 def live_handles() -> int:

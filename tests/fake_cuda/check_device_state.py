@@ -132,11 +132,14 @@ def test_managed_memory_is_ready_for_the_host():
     d = fresh((4, 6))
     m[::-1] = d  # device to managed, reversed
     assert np.array_equal(n, np.arange(24.0).reshape(4, 6)[::-1])
-    assert mv.sum_in_go(m) == sum(range(24))
     m[:, ::2].fill(0)
-    mv.scale_in_go(m, 2.0)
-    want = np.arange(24.0).reshape(4, 6)[::-1] * 2
+    want = np.arange(24.0).reshape(4, 6)[::-1]
     want[:, ::2] = 0
+    if "sigproc" in mv.go_packages():  # Go code reading and writing the managed memory
+        import sigproc
+        assert sigproc.Sum(m) == want.sum()
+        sigproc.Scale(m, 2.0)
+        want *= 2
     assert np.array_equal(n, want)
     assert m.__cuda_array_interface__["stream"] is None  # nothing is left pending on it
     p = mv.zeros(5, "int32", device="cuda_host")

@@ -46,7 +46,7 @@ SCRIPT = textwrap.dedent("""
                 assert e.tolist() == list(range(8))
             h = mv.arange(1 << 20, dtype="float64")   # host work is unaffected
             h.fill(2.0)
-            assert mv.sum_in_go(h) == 2.0 * (1 << 20)
+            assert np.asarray(h).sum() == 2.0 * (1 << 20)
             print("child ok", flush=True)
             code = 0
         except BaseException as e:

@@ -1,0 +1,377 @@
+"""Build Go packages with gopy into one abi3 CPython extension, together with memview.
+
+This is the part of the build that memview's own extension and every
+`build.py ... --with DIR` build share; build.py calls build(). The steps:
+
+1. A build module, out/gen/go.mod, that requires memview (replaced by this
+   checkout) and the module of each package built with it (replaced by its
+   directory, with that module's own replace directives carried over).
+2. One `gopy gen` of memview's pyext and every package: one extension, one Go
+   runtime (a process can hold only one: golang/go#18976).
+3. The edits gopy's output needs (patch_*), each failing loudly when gopy's
+   output no longer matches it.
+4. The links: a first one for the cgo header pybindgen's C includes, then the
+   abi3 .so for the limited API of Python 3.11, not linked to a libpython.
+5. The importable layout: memview's Python facade with gopy's output in
+   memview/_ext (the .so and the wrappers gopy writes), the table gopysig
+   makes of the parameters that take memory (memview/_ext/_bindings.py), and
+   for each Go package a top-level package of its name.
+"""
+from __future__ import annotations
+
+import json
+import keyword
+import pprint
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+MODULE = "pyext"  # memview's Go package gopy binds; the extension is _pyext.abi3.so
+EXT = "_ext"  # the subpackage of memview that holds gopy's output
+LIMITED_API = "0x030b0000"  # Python 3.11: the oldest version the abi3 .so loads in
+ARRAY = "*github.com/memview/memview/memview.Array"
+# Element types of the Go slices memview lends Python memory as (pyext/gopy_bridge.go).
+SLICE_ELEMS = {"bool", "int8", "int16", "int32", "rune", "int64", "int", "uint8", "byte", "uint16",
+               "uint32", "uint64", "uint", "uintptr", "float32", "float64", "complex64", "complex128"}
+RESERVED = {"memview", MODULE, "go", "numpy"}  # names a Go package built --with may not have
+
+
+def log(msg: str) -> None:
+    print(f"[build.py] {msg}", flush=True)
+
+
+def run(cmd: list, cwd: Path, env: dict | None = None, capture: bool = False) -> str:
+    log(" ".join(str(c) for c in cmd))
+    r = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, check=True,
+                       stdout=subprocess.PIPE if capture else None, text=True)
+    return r.stdout if capture else ""
+
+
+class BuildError(Exception):
+    """A package cannot be built as asked (the message says why)."""
+
+
+# ---------------------------------------------------------------- Go packages
+
+
+@dataclass
+class GoPackage:
+    """A Go package to build with memview, and the module it belongs to."""
+    dir: Path
+    import_path: str
+    module_path: str
+    module_dir: Path
+    name: str = ""  # the Go package name, known once gopysig has read it
+
+
+def module_info(module_dir: Path, env: dict) -> dict:
+    """go.mod as `go mod edit -json` reads it (no network, no build)."""
+    out = subprocess.run(["go", "mod", "edit", "-json"], cwd=module_dir, env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def resolve(pkg_dir: str | Path, env: dict) -> GoPackage:
+    """The import path and module of the Go package in pkg_dir."""
+    d = Path(pkg_dir).resolve()
+    if not d.is_dir():
+        raise BuildError(f"--with {pkg_dir}: not a directory")
+    if not [p for p in d.glob("*.go") if not p.name.endswith("_test.go")]:
+        raise BuildError(f"--with {pkg_dir}: no Go package there (no .go files)")
+    m = d
+    while not (m / "go.mod").exists():
+        if m.parent == m:
+            raise BuildError(f"--with {pkg_dir}: not inside a Go module (no go.mod above it)")
+        m = m.parent
+    path = module_info(m, env)["Module"]["Path"]
+    rel = d.relative_to(m).as_posix()
+    return GoPackage(dir=d, import_path=path if rel == "." else f"{path}/{rel}", module_path=path, module_dir=m)
+
+
+def _replace_target(new: dict, module_dir: Path) -> str:
+    """A replace directive's target, with a directory made absolute."""
+    path = new["Path"]
+    if "Version" in new:
+        return f"{path} {new['Version']}"
+    if path.startswith(("./", "../")) or path in (".", ".."):
+        return str((module_dir / path).resolve())
+    return path
+
+
+def write_build_module(gen: Path, root: Path, packages: list[GoPackage], env: dict) -> None:
+    """Write gen/go.mod and gen/go.sum: memview from root, each package's module
+    from its directory, and those modules' own replace directives."""
+    info = module_info(root, env)
+    memview = info["Module"]["Path"]
+    requires = {r["Path"]: r["Version"] for r in info.get("Require") or []}
+    lines = ["// Written by build.py (gopyext.py): the module gopy's output is built in.",
+             "module memview.local/extension", "", f"go {info['Go']}", "",
+             f"require github.com/go-python/gopy {requires['github.com/go-python/gopy']}",
+             f"require {memview} v0.0.0-00010101000000-000000000000",
+             f"replace {memview} => {root}"]
+    replaced = {memview: str(root)}
+    sums = set((root / "go.sum").read_text().splitlines())
+    for mod_path, mod_dir in sorted({(p.module_path, p.module_dir) for p in packages}):
+        if mod_path == memview:
+            continue
+        if mod_path in replaced:
+            raise BuildError(f"module {mod_path} is given from two directories")
+        lines += [f"require {mod_path} v0.0.0-00010101000000-000000000000", f"replace {mod_path} => {mod_dir}"]
+        replaced[mod_path] = str(mod_dir)
+        for rep in module_info(mod_dir, env).get("Replace") or []:
+            old, target = rep["Old"]["Path"], _replace_target(rep["New"], mod_dir)
+            if old == memview:
+                if Path(target).resolve() != root:
+                    log(f"note: {mod_path} replaces {memview} with {target}; building with {root}")
+                continue
+            if old in replaced and replaced[old] != target:
+                raise BuildError(f"modules disagree on the replacement of {old}: {replaced[old]} or {target}")
+            if old not in replaced:
+                lines.append(f"replace {old} => {target}")
+                replaced[old] = target
+        if (mod_dir / "go.sum").exists():
+            sums.update((mod_dir / "go.sum").read_text().splitlines())
+    (gen / "go.mod").write_text("\n".join(lines) + "\n")
+    (gen / "go.sum").write_text("\n".join(sorted(s for s in sums if s.strip())) + "\n")
+
+
+# ---------------------------------------------------------------- edits of gopy's output
+
+
+def patch(path: Path, edits: list[tuple[str, str]]) -> None:
+    """Apply exact text edits to a generated file; fail loudly if one no longer matches."""
+    text = path.read_text()
+    for old, new in edits:
+        if old not in text:
+            raise BuildError(f"gopy output changed: {path.name} no longer contains {old!r}; "
+                             f"update the edits in gopyext.py")
+        text = text.replace(old, new)
+    path.write_text(text)
+
+
+def patch_re(path: Path, pattern: str, repl: str, what: str, count: int | None = None) -> int:
+    """Apply a regular-expression edit everywhere it matches (at least once, or
+    exactly count times when count is given); fail loudly otherwise."""
+    text, n = re.subn(pattern, repl, path.read_text(), flags=re.M)
+    if (count is None and n == 0) or (count is not None and n != count):
+        raise BuildError(f"gopy output changed: {what} matched {n} times in {path.name}"
+                         f"{'' if count is None else f' (expected {count})'}; update gopyext.py")
+    path.write_text(text)
+    return n
+
+
+def patch_generated_go(path: Path) -> None:
+    """The Go main gopy generates: limited API, no libpython, and memview's
+    exceptions and panic recovery in every bound function."""
+    text = path.read_text()
+    cflags = re.compile(r"^#cgo CFLAGS: .*$", re.M)
+    ldflags = re.compile(r"^#cgo LDFLAGS: .*$", re.M)
+    if not cflags.search(text) or not ldflags.search(text):
+        raise BuildError(f"gopy output changed: no #cgo CFLAGS/LDFLAGS lines in {path.name}")
+    # The include path and the abi3 define come from CGO_CFLAGS; libpython is not linked:
+    # the interpreter that loads the extension provides every Python symbol.
+    text = cflags.sub("#cgo CFLAGS: -Wno-error -Wno-implicit-function-declaration -Wno-int-conversion", text, 1)
+    text = ldflags.sub("", text, 1)
+    path.write_text(text)
+    patch(path, [
+        ("#include <Python.h>\n", "#include <Python.h>\n#include <stdlib.h>\n"),
+        # PyComplex_AsCComplex and Py_complex are not in the limited API.
+        ("v := C.PyComplex_AsCComplex(o)\n\treturn complex(float32(v.real), float32(v.imag))",
+         "return complex(float32(C.PyComplex_RealAsDouble(o)), float32(C.PyComplex_ImagAsDouble(o)))"),
+        ("v := C.PyComplex_AsCComplex(o)\n\treturn complex(float64(v.real), float64(v.imag))",
+         "return complex(float64(C.PyComplex_RealAsDouble(o)), float64(C.PyComplex_ImagAsDouble(o)))"),
+        ('import (\n', f'import (\n\t"github.com/memview/memview/{MODULE}/gopyrt"\n'
+                        f'\t"github.com/memview/memview/{MODULE}/forkgate"\n'),
+    ])
+    # A Go error raises the exception memview raises for it (TypeError for
+    # memview.ErrType, ...), not RuntimeError for everything.
+    patch_re(path, r"C\.PyErr_SetString\(C\.PyExc_RuntimeError, estr\)",
+             "C.PyErr_SetString((*C.PyObject)(gopyrt.ExceptionFor(__err)), estr)", "the error exception")
+    # No Go panic aborts the interpreter: every function that releases the GIL
+    # defers gopyrt.Recover first, and notes (_saved_thread = nil) when it has
+    # the GIL back, so that Recover knows whether to take it.
+    # And a fork can wait for its Go code (pyext/forkgate): it passes the fork
+    # gate while it runs without the GIL, leaving before it takes the GIL back
+    # (and, deferred, on a panic).
+    n = patch_re(path, r"^(\t+)_saved_thread := C\.PyEval_SaveThread\(\)\n",
+                 r"\g<0>\1defer func() { gopyrt.Recover(recover(), unsafe.Pointer(&_saved_thread)) }()\n"
+                 r"\1_gate := forkgate.Enter()\n\1defer _gate.Leave()\n",
+                 "the GIL release")
+    d = patch_re(path, r"^(\t+)defer C\.PyEval_RestoreThread\(_saved_thread\)\n",
+                 r"\1defer func() { _gate.Leave(); C.PyEval_RestoreThread(_saved_thread); _saved_thread = nil }()\n",
+                 "the deferred GIL re-take")
+    e = patch_re(path, r"^(\t+)C\.PyEval_RestoreThread\(_saved_thread\)\n",
+                 r"\1_gate.Leave()\n\g<0>\1_saved_thread = nil\n", "the GIL re-take")
+    if d + e < n:
+        raise BuildError(f"gopy output changed: {n} GIL releases but {d + e} re-takes in {path.name}")
+    # A method called with a handle gopy does not know returned without taking
+    # the GIL back (a crash); it raises ValueError instead. (memview alone binds
+    # no methods.)
+    methods = path.read_text().count("(_handle CGoHandle")  # every bound method's signature
+    patch_re(path, r'^(\t+)(vifc, __err := gopyh\.VarFromHandleTry\(.*\)\n\t+if __err != nil \{\n)',
+             r"\1\2\1\tgopyrt.BadHandle(__err)\n", "the method handle check", count=methods)
+
+
+def patch_pybindgen_script(path: Path) -> None:
+    """gopy's pybindgen script: a function that returns a Go error hands C a
+    malloc'd string (empty when there is no error) that nothing freed; it is
+    freed as for functions returning a Go string."""
+    patch_re(path, r"^add_checked_function\((mod, '[^']+', retval\('char\*'\))",
+             r"add_checked_string_function(\1", "the error-returning functions")
+
+
+def patch_generated_c(path: Path) -> None:
+    """Make pybindgen's C build against the limited API."""
+    text = path.read_text()
+    path.write_text("#include <stdlib.h>\n" + text)
+    # PyAsyncMethods is not part of the limited API; the typedef is unused by module-only code.
+    patch(path, [("typedef PyAsyncMethods* cmpfunc;", "typedef void* cmpfunc;")])
+
+
+# ---------------------------------------------------------------- bindings table
+
+
+def memory_params(fn: dict) -> dict:
+    """{index: kind} of a function's parameters that take memory: "array" for
+    *memview.Array, else the element type of a []T memview can lend."""
+    out = {}
+    for i, p in enumerate(fn["params"]):
+        if fn["variadic"] and i == len(fn["params"]) - 1:
+            continue  # gopy passes *args there
+        t = p["type"]
+        if t == ARRAY:
+            out[i] = "array"
+        elif t.startswith("[]") and t[2:] in SLICE_ELEMS:
+            out[i] = t[2:]
+    return out
+
+
+def binding(fn: dict) -> dict | None:
+    """What the facade needs to wrap one function, or None if gopy's own wrapper
+    serves it as it is."""
+    memory = memory_params(fn)
+    error_only = fn["results"] == ["error"]
+    if not memory and not error_only:
+        return None
+    return {"params": [p["name"] for p in fn["params"]], "memory": memory, "error_only": error_only}
+
+
+def bindings_table(signatures: list[dict]) -> dict:
+    """The table memview/_ext/_bindings.py holds, by Go package name."""
+    table = {}
+    for pkg in signatures:
+        funcs = {f["name"]: b for f in pkg["funcs"] if (b := binding(f))}
+        methods = {}
+        for typ, fns in pkg["methods"].items():
+            ms = {f["name"]: b for f in fns if (b := binding(f))}
+            if ms:
+                methods[typ] = ms
+        table[pkg["name"]] = {"path": pkg["path"], "funcs": funcs, "methods": methods}
+    return table
+
+
+def check_names(packages: list[GoPackage]) -> None:
+    seen = {}
+    for p in packages:
+        n = p.name
+        if (not n.isidentifier() or keyword.iskeyword(n) or n.startswith("_") or n in RESERVED
+                or n in sys.stdlib_module_names):
+            raise BuildError(f"--with {p.dir}: Go package {n!r} cannot be a top-level Python package "
+                             f"(not {sorted(RESERVED)}, nor a module of Python's standard library, "
+                             "nor a Python keyword, nor with a leading underscore)")
+        if n in seen:
+            raise BuildError(f"--with {p.dir}: package name {n!r} is also that of {seen[n]}")
+        seen[n] = p.dir
+
+
+# ---------------------------------------------------------------- the build
+
+
+def shim(pkg: dict, name: str) -> str:
+    """The top-level package that makes a bound Go package importable by its name."""
+    return (f'"""Go package {pkg["path"]}, bound with gopy and built into one extension with memview.\n\n'
+            "Importing it imports memview first: they share one Go runtime. Its functions take\n"
+            "NumPy and memview arrays where the Go code takes []T or *memview.Array, and\n"
+            "memview.asarray views the Go slices, arrays and exporters it returns (README,\n"
+            '"For Go developers").\n"""\n'
+            "from memview import _gobind\n\n"
+            f"_gobind.install(__name__, {name!r})\n")
+
+
+def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade: Path,
+          with_dirs: list = (), tags: list = ()) -> Path:
+    """Generate, patch and link the extension for python; lay out the importable
+    packages under out (out/memview and one per Go package). Returns out/memview.
+    env is the Go environment (CGO_CFLAGS with the include path and the abi3 define)."""
+    packages = [resolve(d, env) for d in with_dirs]
+    gen = out / "gen"
+    shutil.rmtree(gen, ignore_errors=True)
+    gen.mkdir(parents=True)
+    write_build_module(gen, root, packages, env)
+    paths = [f"{module_info(root, env)['Module']['Path']}/{MODULE}"] + [p.import_path for p in packages]
+    signatures = json.loads(run([tools / "gopysig", *paths[1:]], cwd=gen, env=env, capture=True)) \
+        if packages else []
+    for p, sig in zip(packages, signatures):
+        p.name = sig["name"]
+    check_names(packages)
+    run([tools / "gopy", "gen", f"-vm={python}", "-dynamic-link=true", "-no-make=true",
+         f"-output={gen}", *paths], cwd=gen, env=env)
+    patch_generated_go(gen / f"{MODULE}.go")
+    run([tools / "goimports", "-w", f"{MODULE}.go"], cwd=gen, env=env)
+    tagflag = [f"-tags={','.join(tags)}"] if tags else []
+    # First link: produces the cgo header (pyext_go.h) that pybindgen's C includes.
+    run(["go", "build", *tagflag, "-buildmode=c-shared", "-o", f"{MODULE}_go.so", "."], cwd=gen, env=env)
+    (gen / f"{MODULE}_go.so").unlink()
+    patch_pybindgen_script(gen / "build.py")
+    run([python, "build.py"], cwd=gen, env=env)
+    patch_generated_c(gen / f"{MODULE}.c")
+    so = f"_{MODULE}.abi3.so"
+    run(["go", "build", *tagflag, "-buildmode=c-shared", "-ldflags=-s -w", "-o", so, "."], cwd=gen, env=env)
+
+    # The layout: only what is imported ships (not gopy's build script, C or headers).
+    for old in out.iterdir():
+        if old.name != "gen":
+            shutil.rmtree(old) if old.is_dir() else old.unlink()
+    pkg = out / "memview"
+    shutil.copytree(facade, pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    ext = pkg / EXT
+    ext.mkdir()
+    (ext / "__init__.py").write_text('"""gopy\'s output, generated by build.py: the extension and its Python wrappers."""\n')
+    for name in [so, f"{MODULE}.py", "go.py"] + [f"{p.name}.py" for p in packages]:
+        shutil.copy2(gen / name, ext / name)
+    table = bindings_table(signatures)
+    (ext / "_bindings.py").write_text(
+        '"""Parameters of the bound Go packages that take memory (gopysig, build.py)."""\n\n'
+        f"PACKAGES = {pprint.pformat(table, width=100, sort_dicts=True)}\n")
+    for p in packages:
+        (out / p.name).mkdir()
+        (out / p.name / "__init__.py").write_text(shim(table[p.name], p.name))
+    log(f"built {pkg}" + "".join(f" + {p.name} ({p.import_path})" for p in packages))
+    return pkg
+
+
+def python_config(python: Path) -> dict:
+    code = ("import sysconfig, json, sys; print(json.dumps({'include': sysconfig.get_paths()['include'],"
+            " 'version': list(sys.version_info[:2])}))")
+    out = subprocess.run([str(python), "-c", code], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def cgo_env(python: Path, base: dict, goexperiment: str | None = None) -> dict:
+    """The Go environment that builds an abi3 extension for python."""
+    cfg = python_config(python)
+    if tuple(cfg["version"]) < (3, 11):
+        raise BuildError(f"{python} is Python {cfg['version']}: memview needs 3.11 or newer")
+    env = dict(base)
+    env.update({"CGO_CFLAGS": f"-I{cfg['include']} -DPy_LIMITED_API={LIMITED_API} -O2 -fPIC",
+                "CGO_LDFLAGS": "", "CGO_ENABLED": "1"})
+    if goexperiment:
+        env["GOEXPERIMENT"] = goexperiment
+    return env
+
+
+if __name__ == "__main__":
+    sys.exit("gopyext.py is imported by build.py: run python3 build.py")

@@ -1,0 +1,16 @@
+//go:build !memview_selftest
+
+package pyext
+
+// The product extension has no self-test functions (see selftest.go).
+
+/*
+#include "capi.h"
+
+int
+mv_add_selftests(PyObject *mod)
+{
+    return 0;
+}
+*/
+import "C"

@@ -1,0 +1,142 @@
+"""Go packages bound by gopy and built together with memview (build.py --with).
+
+gopy's wrappers pass each Go-valued argument as its integer handle
+(`x.handle`). For a parameter that takes memory — a []T or a *memview.Array —
+install() wraps the function so that it also takes NumPy arrays, memview
+arrays and any buffer: their memory is lent to Go for the call, without a
+copy, under a gopy handle of the type the generated code reads back, and taken
+back when the call returns. gopy's own objects of the right type still pass as
+they are. from_go() goes the other way: a zero-copy array over the memory of a
+Go value gopy hands Python.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+
+from . import _core
+from ._ext import _bindings
+from ._ext import go as _go
+
+GoClass = _go.GoClass
+
+# Go slice types that are one type under two names, as gopy names its classes.
+_SAME_SLICE = {"byte": ("byte", "uint8"), "uint8": ("byte", "uint8"),
+               "rune": ("rune", "int32"), "int32": ("rune", "int32")}
+
+
+def from_go(obj, writable: int):
+    """An array over the memory of a Go value gopy holds for obj (a slice, a
+    *memview.Array or a memview.Exporter); writable is -1, 0 or 1 as for
+    from_buffer."""
+    return _core.from_gopy(obj.handle, writable)
+
+
+class _Lent:
+    """A stand-in for a gopy object: the handle of memory lent to Go for one
+    call, and the memview array whose memory it is, kept alive until the call
+    ends (None when Go holds the Py_buffer of the argument itself)."""
+
+    __slots__ = ("handle", "array")
+
+    def __init__(self, handle: int, array):
+        self.handle = handle
+        self.array = array
+
+
+def _gopy_classes(kind: str) -> tuple:
+    """The names of gopy's classes for the Go type kind stands for (gopy puts
+    them in go.py or in the module of the package that first uses the type)."""
+    if kind == "array":
+        return ("Ptr_memview_Array",)
+    return tuple(f"Slice_{n}" for n in _SAME_SLICE.get(kind, (kind,)))
+
+
+def _go_type(kind: str) -> str:
+    return "*memview.Array" if kind == "array" else f"[]{kind}"
+
+
+def _lend(x, kind: str, lent: list):
+    """What to pass gopy's wrapper for x where Go takes kind; lent collects
+    the handles to give back after the call."""
+    if isinstance(x, GoClass):
+        if type(x).__name__ not in _gopy_classes(kind):
+            raise TypeError(f"a Go {_go_type(kind)} is needed, not a gopy {type(x).__name__}")
+        return x
+    if not isinstance(x, _core.ArrayBase):
+        try:
+            h = _core.lend_buffer(x, kind)  # a buffer straight to Go, which holds the Py_buffer
+            lent.append(h)
+            return _Lent(h, None)
+        except TypeError:
+            if not hasattr(x, "__cuda_array_interface__"):
+                raise
+        x = sys.modules[__package__].asarray(x)  # CUDA memory: a memview array first
+    h = _core.lend_array(x) if kind == "array" else _core.lend_slice(x, kind)
+    lent.append(h)
+    return _Lent(h, x)
+
+
+def _wrap(fn, spec: dict, qualname: str, first: int):
+    """fn, taking NumPy and memview arrays where Go takes memory. first is 1
+    for a method (self comes first), else 0."""
+    params = spec["params"]
+    memory = tuple((i + first, params[i], kind) for i, kind in sorted(spec["memory"].items()))
+    error_only = spec["error_only"]
+
+    def call(*args, **kwargs):
+        lent = []
+        try:
+            if memory:
+                args = list(args)
+                for i, name, kind in memory:
+                    try:
+                        if i < len(args):
+                            args[i] = _lend(args[i], kind, lent)
+                        elif name in kwargs:
+                            kwargs[name] = _lend(kwargs[name], kind, lent)
+                    except (TypeError, ValueError, BufferError) as e:
+                        raise type(e)(f"{qualname}() argument {name!r}: {e}") from None
+            result = fn(*args, **kwargs)
+        finally:
+            for h in lent:
+                _core.unlend(h)
+        # gopy returns "" from a function whose only result is an error that is nil.
+        return None if error_only else result
+
+    call.__name__ = fn.__name__
+    call.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
+    call.__doc__ = fn.__doc__
+    call.__wrapped__ = fn
+    return call
+
+
+def bind(mod, spec: dict, pkg: str) -> None:
+    """Wrap the functions and methods of gopy's module mod that spec lists."""
+    for name, b in spec["funcs"].items():
+        fn = getattr(mod, name, None)
+        if callable(fn):
+            setattr(mod, name, _wrap(fn, b, f"{pkg}.{name}", 0))
+    for typ, methods in spec["methods"].items():
+        cls = getattr(mod, typ, None)
+        if cls is None:
+            continue
+        for name, b in methods.items():
+            fn = cls.__dict__.get(name)
+            if callable(fn):
+                setattr(cls, name, _wrap(fn, b, f"{pkg}.{typ}.{name}", 1))
+
+
+def install(name: str, pkg: str) -> None:
+    """Make the gopy module of Go package pkg the module name (the top-level
+    package build.py writes for it), with its memory-taking functions wrapped."""
+    mod = importlib.import_module(f"{__package__}._ext.{pkg}")
+    if not getattr(mod, "_memview_bound", False):
+        bind(mod, _bindings.PACKAGES[pkg], pkg)
+        mod._memview_bound = True
+    sys.modules[name] = mod
+
+
+def packages() -> dict:
+    """{Go package name: import path} of the Go packages built into this extension."""
+    return {name: spec["path"] for name, spec in _bindings.PACKAGES.items()}

@@ -1,0 +1,5 @@
+package gopkg
+
+import "unsafe"
+
+func unsafeAddr(p *float64) unsafe.Pointer { return unsafe.Pointer(p) }

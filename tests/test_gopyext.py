@@ -1,0 +1,113 @@
+"""gopyext.py, the gopy part of the build: which packages it accepts, the build
+module it writes, which parameters take memory, and that every edit of gopy's
+output fails loudly when gopy's output no longer matches it."""
+import os
+import pathlib
+import shutil
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+import gopyext  # noqa: E402
+
+needs_go = pytest.mark.skipif(shutil.which("go") is None, reason="needs the Go toolchain")
+ENV = dict(os.environ, GOFLAGS="-mod=mod")
+
+
+@needs_go
+def test_resolve_packages_in_their_modules():
+    p = gopyext.resolve(ROOT / "examples" / "sigproc", ENV)
+    assert (p.import_path, p.module_path, p.module_dir) == (
+        "example.com/sigproc", "example.com/sigproc", ROOT / "examples" / "sigproc")
+    q = gopyext.resolve(ROOT / "tests" / "gopkg", ENV)
+    assert (q.import_path, q.module_path, q.module_dir) == (
+        "github.com/memview/memview/tests/gopkg", "github.com/memview/memview", ROOT)
+    with pytest.raises(gopyext.BuildError, match="not a directory"):
+        gopyext.resolve(ROOT / "no-such-dir", ENV)
+    with pytest.raises(gopyext.BuildError, match="no Go package"):
+        gopyext.resolve(ROOT / "python", ENV)
+
+
+@needs_go
+def test_build_module_replaces(tmp_path):
+    mod = tmp_path / "mod"
+    (mod / "pkg").mkdir(parents=True)
+    (mod / "pkg" / "pkg.go").write_text("package pkg\n")
+    (mod / "go.mod").write_text("module example.net/mod\n\ngo 1.26\n\n"
+                                "replace github.com/memview/memview => ../elsewhere\n"
+                                "replace example.net/dep => ./dep\n")
+    (mod / "go.sum").write_text("example.net/x v1.0.0 h1:abc=\n")
+    p = gopyext.resolve(mod / "pkg", ENV)
+    assert p.import_path == "example.net/mod/pkg"
+    gen = tmp_path / "gen"
+    gen.mkdir()
+    gopyext.write_build_module(gen, ROOT, [p], ENV)
+    gomod = (gen / "go.mod").read_text()
+    assert f"replace github.com/memview/memview => {ROOT}\n" in gomod  # this checkout, not ../elsewhere
+    assert f"replace example.net/mod => {mod}\n" in gomod
+    assert f"replace example.net/dep => {mod / 'dep'}\n" in gomod  # made absolute
+    assert "elsewhere" not in gomod
+    gosum = (gen / "go.sum").read_text()
+    assert "example.net/x v1.0.0 h1:abc=" in gosum and "github.com/go-python/gopy" in gosum
+
+
+def test_names_a_package_may_not_have():
+    def pkg(name):
+        return gopyext.GoPackage(dir=pathlib.Path(name), import_path=name, module_path=name,
+                                 module_dir=pathlib.Path("."), name=name)
+    gopyext.check_names([pkg("sigproc"), pkg("rgbimage")])
+    for bad in ("memview", "pyext", "go", "numpy", "json", "_hidden", "lambda"):
+        with pytest.raises(gopyext.BuildError, match="cannot be a top-level Python package"):
+            gopyext.check_names([pkg(bad)])
+    with pytest.raises(gopyext.BuildError, match="also that of"):
+        gopyext.check_names([pkg("sigproc"), pkg("sigproc")])
+
+
+def test_which_parameters_take_memory():
+    A = gopyext.ARRAY
+    fn = {"params": [{"name": "x", "type": "[]float64"}, {"name": "a", "type": A},
+                     {"name": "n", "type": "int"}, {"name": "s", "type": "example.com/p.Samples"},
+                     {"name": "b", "type": "[]byte"}, {"name": "m", "type": "[][]float64"}],
+          "results": ["error"], "variadic": False}
+    assert gopyext.memory_params(fn) == {0: "float64", 1: "array", 4: "byte"}
+    assert gopyext.binding(fn) == {"params": ["x", "a", "n", "s", "b", "m"],
+                                   "memory": {0: "float64", 1: "array", 4: "byte"}, "error_only": True}
+    variadic = {"params": [{"name": "xs", "type": "[]float64"}], "results": [], "variadic": True}
+    assert gopyext.binding(variadic) is None  # gopy passes *args there
+    plain = {"params": [{"name": "n", "type": "int"}], "results": ["float64", "error"], "variadic": False}
+    assert gopyext.binding(plain) is None
+
+
+def test_edits_fail_loudly_when_gopy_output_changes(tmp_path):
+    f = tmp_path / "pyext.go"
+    f.write_text("package main\n")
+    with pytest.raises(gopyext.BuildError, match="gopy output changed"):
+        gopyext.patch_generated_go(f)
+    f.write_text("#cgo CFLAGS: -x\n#cgo LDFLAGS: -y\n#include <Python.h>\n")
+    with pytest.raises(gopyext.BuildError, match="gopy output changed"):
+        gopyext.patch_generated_go(f)
+    s = tmp_path / "build.py"
+    s.write_text("mod.add_function('x', None, [])\n")
+    with pytest.raises(gopyext.BuildError, match="error-returning functions"):
+        gopyext.patch_pybindgen_script(s)
+    c = tmp_path / "pyext.c"
+    c.write_text("int x;\n")
+    with pytest.raises(gopyext.BuildError, match="cmpfunc"):
+        gopyext.patch_generated_c(c)
+
+
+def test_built_output_has_every_edit():
+    gen = pathlib.Path(sys.modules["memview"].__file__).parent.parent / "gen"
+    if not (gen / "pyext.go").exists():
+        pytest.skip("run from an installed wheel: gopy's output is not at hand")
+    go = (gen / "pyext.go").read_text()
+    saves = go.count("_saved_thread := C.PyEval_SaveThread()")
+    assert saves > 0 and go.count("gopyrt.Recover(recover(), unsafe.Pointer(&_saved_thread))") == saves
+    assert "C.PyExc_RuntimeError, estr" not in go and "gopyrt.ExceptionFor(__err)" in go
+    assert go.count("(_handle CGoHandle") == go.count("gopyrt.BadHandle(__err)")
+    assert "PyComplex_AsCComplex" not in go and "#cgo LDFLAGS" not in go
+    script = (gen / "build.py").read_text()
+    assert "add_checked_function(mod, 'pyext_Install', retval('char*')" not in script
+    assert "add_checked_string_function(mod, 'pyext_Install', retval('char*')" in script

@@ -1,0 +1,141 @@
+// Command gopysig prints, as JSON, the Go signatures of the functions and
+// methods that gopy binds in the packages named on its command line. build.py
+// runs it when it builds a package together with memview (--with), so that
+// memview's Python layer knows which parameters take memory: a []T parameter
+// accepts a NumPy or memview array, a *memview.Array parameter any buffer.
+//
+// Usage:
+//
+//	gopysig <import path>...
+//
+// It runs in the build module gopy runs in, and names parameters as gopy's
+// Python wrappers do.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"go/types"
+	"os"
+	"sort"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Param is one parameter: its Python name and its full Go type.
+type Param struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// Func is a function or method: its parameters (the receiver excluded) and
+// the Go types of its results.
+type Func struct {
+	Name     string   `json:"name"`
+	Params   []Param  `json:"params"`
+	Results  []string `json:"results"`
+	Variadic bool     `json:"variadic"`
+}
+
+// Package is what gopysig reports for one package.
+type Package struct {
+	Path    string            `json:"path"`
+	Name    string            `json:"name"`
+	Funcs   []Func            `json:"funcs"`
+	Methods map[string][]Func `json:"methods"` // by type name
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: gopysig <import path>...")
+		os.Exit(2)
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes}, os.Args[1:]...)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gopysig:", err)
+		os.Exit(1)
+	}
+	var out []Package
+	for _, p := range pkgs {
+		if len(p.Errors) > 0 {
+			for _, e := range p.Errors {
+				fmt.Fprintln(os.Stderr, "gopysig:", e)
+			}
+			os.Exit(1)
+		}
+		out = append(out, describe(p.Types))
+	}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintln(os.Stderr, "gopysig:", err)
+		os.Exit(1)
+	}
+}
+
+func describe(p *types.Package) Package {
+	out := Package{Path: p.Path(), Name: p.Name(), Funcs: []Func{}, Methods: map[string][]Func{}}
+	scope := p.Scope()
+	names := scope.Names()
+	sort.Strings(names)
+	for _, name := range names {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Func:
+			if obj.Exported() {
+				out.Funcs = append(out.Funcs, signature(obj))
+			}
+		case *types.TypeName:
+			if !obj.Exported() || obj.IsAlias() {
+				continue
+			}
+			named, ok := obj.Type().(*types.Named)
+			if !ok {
+				continue
+			}
+			ms := types.NewMethodSet(types.NewPointer(named))
+			var fs []Func
+			for i := range ms.Len() {
+				if m, ok := ms.At(i).Obj().(*types.Func); ok && m.Exported() {
+					fs = append(fs, signature(m))
+				}
+			}
+			if len(fs) > 0 {
+				out.Methods[name] = fs
+			}
+		}
+	}
+	return out
+}
+
+func signature(f *types.Func) Func {
+	sig := f.Type().(*types.Signature)
+	fn := Func{Name: f.Name(), Params: []Param{}, Results: []string{}, Variadic: sig.Variadic()}
+	for i := range sig.Params().Len() {
+		v := sig.Params().At(i)
+		fn.Params = append(fn.Params, Param{Name: pySafeArg(v.Name(), i), Type: types.TypeString(v.Type(), nil)})
+	}
+	for i := range sig.Results().Len() {
+		fn.Results = append(fn.Results, types.TypeString(sig.Results().At(i).Type(), nil))
+	}
+	return fn
+}
+
+// pyKeywords are the names gopy renames (prefixing "my") in its Python wrappers.
+var pyKeywords = map[string]bool{
+	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true, "break": true,
+	"class": true, "continue": true, "def": true, "del": true, "elif": true, "else": true, "except": true,
+	"finally": true, "for": true, "from": true, "global": true, "if": true, "import": true, "in": true,
+	"is": true, "lambda": true, "nonlocal": true, "not": true, "or": true, "pass": true, "raise": true,
+	"return": true, "try": true, "while": true, "with": true, "yield": true, "self": true,
+}
+
+// pySafeArg is the name gopy gives parameter i in Python.
+func pySafeArg(name string, i int) string {
+	if name == "" {
+		name = fmt.Sprintf("arg_%d", i)
+	}
+	if pyKeywords[name] {
+		return "my" + name
+	}
+	return name
+}
