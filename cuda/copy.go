@@ -31,7 +31,7 @@ func ThroughDriver(d memview.Device) bool {
 // source, or overlapping operands); the fallback of last resort goes through
 // host memory.
 func Copy(dst, src *memview.Array, s *Stream) error {
-	if dst.DType() != src.DType() {
+	if !dst.DType().SameLayout(src.DType()) {
 		return fmt.Errorf("cuda: copy of %s into %s: %w", src.DType(), dst.DType(), memview.ErrType)
 	}
 	if dst.ReadOnly() {

@@ -91,7 +91,7 @@ func checkCopy(dst, src *Array) error {
 	if err := src.hostAlive(); err != nil {
 		return err
 	}
-	if dst.dt != src.dt {
+	if !dst.dt.SameLayout(src.dt) {
 		return fmt.Errorf("memview: copy of %s into %s: %w", src.dt, dst.dt, ErrType)
 	}
 	if dst.readonly {

@@ -87,9 +87,11 @@ func (d DType) IsValid() bool {
 	return (d.id != 0 && int(d.id) < len(dtypeTable)) || (d.id == formatID && d.ft != nil)
 }
 
-// Name returns the NumPy name, such as "float64"; for a format type its
-// typestr (">f8", "|S5") or, for records and other compound items, its
-// format; "invalid" for the zero DType.
+// Name returns the NumPy name, such as "float64". A format type has the name
+// of its layout, the same for every spelling of it: a basic type's name when
+// its layout is one ("1d" is "float64"), else its typestr (">f8", "|S5",
+// "<c4"), else, for records and other compound items, its canonical format
+// (see ItemDesc.Canonical). "invalid" for the zero DType.
 func (d DType) Name() string {
 	if !d.IsValid() {
 		return "invalid"
@@ -129,7 +131,7 @@ var dtypeNames = map[string]DType{
 	"int8": Int8, "byte": Int8, "b": Int8,
 	"int16": Int16, "short": Int16, "h": Int16,
 	"int32": Int32, "intc": Int32, "i": Int32,
-	"int64": Int64, "int": Int64, "int_": Int64, "long": Int64, "longlong": Int64, "intp": Int64, "l": Int64, "q": Int64, "p": Int64,
+	"int64": Int64, "int": Int64, "int_": Int64, "long": Int64, "longlong": Int64, "intp": Int64, "l": Int64, "q": Int64,
 	"uint8": Uint8, "ubyte": Uint8, "B": Uint8,
 	"uint16": Uint16, "ushort": Uint16, "H": Uint16,
 	"uint32": Uint32, "uintc": Uint32, "I": Uint32,
@@ -160,6 +162,12 @@ func ParseDType(s string) (DType, error) {
 	d, ok := dtypeNames[body]
 	if !ok {
 		d, ok = parseKindSize(body)
+	}
+	if !ok && body == "c4" { // complex32, a format type: the typestr "<c4" names "Ze"
+		if swapped {
+			return formatDType(">Ze")
+		}
+		return formatDType("<Ze")
 	}
 	if !ok && len(body) > 1 && body[0] == 'S' && strings.TrimLeft(body[1:], "0123456789") == "" && body[1] != '0' {
 		return formatDType(body[1:] + "s") // NumPy's bytes typestr "|S5": the format "5s"

@@ -94,7 +94,7 @@ func NewView[T Element](a *Array) (View[T], error) {
 	if err := a.hostAlive(); err != nil {
 		return View[T]{}, err
 	}
-	if dt := DTypeOf[T](); a.dt != dt {
+	if dt := DTypeOf[T](); !a.dt.SameLayout(dt) {
 		return View[T]{}, fmt.Errorf("memview: a View[%T] needs a %s array, not %s: %w", z, dt, a.dt, ErrType)
 	}
 	l := a.layout
@@ -117,7 +117,7 @@ func NewView[T Element](a *Array) (View[T], error) {
 		shape:    append([]int{}, l.Shape...),
 		strides:  append([]int{}, l.Strides...),
 		readonly: a.readonly,
-		boolean:  a.dt == Bool,
+		boolean:  a.dt.SameLayout(Bool),
 	}}, nil
 }
 
