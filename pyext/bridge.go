@@ -43,18 +43,21 @@ func fillMeta(a *memview.Array, m *C.mv_meta) {
 	m.handle = C.uintptr_t(newHandle(a))
 }
 
-// putDType writes dt's format, name and typestr into m. A format too long for
-// m.format goes to m.long_format, malloc'd here and freed by the C receiver;
-// it is made last, after everything that can fail.
+// putDType writes dt's format, name and typestr into m. A format or name too
+// long for m.format or m.dtype goes to m.long_format or m.long_dtype,
+// malloc'd here and freed by the C receiver; they are made last, after
+// everything that can fail.
 func putDType(m *C.mv_meta, dt memview.DType) {
 	format, name := dt.Format(), dt.Name()
-	m.long_format = nil
-	m.dtype_is_format = cbool(name == format && len(name) >= len(m.dtype))
+	m.long_format, m.long_dtype = nil, nil
 	putString(unsafe.Pointer(&m.dtype[0]), len(m.dtype), name)
 	putString(unsafe.Pointer(&m.typestr[0]), len(m.typestr), dt.Typestr())
 	putString(unsafe.Pointer(&m.format[0]), len(m.format), format)
 	if len(format) >= len(m.format) {
 		m.long_format = C.CString(format)
+	}
+	if len(name) >= len(m.dtype) {
+		m.long_dtype = C.CString(name)
 	}
 }
 

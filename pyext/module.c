@@ -251,9 +251,10 @@ core_dtype_info(PyObject *mod, PyObject *arg)
     if (mvgo_dtype_info((char *)name, &m, &e) != 0)
         return mv_raise(&e);
     const char *format = m.long_format ? m.long_format : m.format;
-    PyObject *r = Py_BuildValue("(sLss)", m.dtype_is_format ? format : m.dtype, (long long)m.itemsize,
+    PyObject *r = Py_BuildValue("(sLss)", m.long_dtype ? m.long_dtype : m.dtype, (long long)m.itemsize,
                                 m.typestr, format);
     free(m.long_format);
+    free(m.long_dtype);
     return r;
 }
 

@@ -63,7 +63,10 @@ def test_structured_round_trip(name):
     n = _filled(dt, (4, 3))
     a = mv.from_buffer(n)
     assert a.format == memoryview(n).format and a.itemsize == dt.itemsize
-    assert a.dtype == a.format and a.typestr == f"|V{dt.itemsize}"
+    # the dtype is the layout's canonical format, the same for every spelling of it
+    assert a.dtype[1:3] == "T{" and a.typestr == f"|V{dt.itemsize}"
+    with mv.zeros(1, a.dtype) as again, mv.zeros(1, a.format) as spelled:
+        assert again.dtype == spelled.dtype == a.dtype and again.itemsize == a.itemsize
     back = np.asarray(a)
     assert back.dtype == dt  # the same dtype, through memview's own export
     assert back.__array_interface__["data"][0] == n.__array_interface__["data"][0]  # no copy

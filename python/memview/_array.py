@@ -62,12 +62,19 @@ def encode_key(key, ndim: int):
     return tuple(out), scalar and nint == ndim
 
 
+def _element(dtype: str):
+    """How values nest for dtype: the sequence types that nest in an assigned
+    value (lists and tuples, except that a tuple or dict is one element of a
+    record dtype, as in NumPy) and the shape of one element that is itself a
+    sub-array (() for a scalar or record)."""
+    if dtype in _dtypes.STRUCT:
+        return (list, tuple), ()
+    c = _formats.codec(dtype)
+    return c.seq, c.subshape
+
+
 def _sequences(dtype: str):
-    """The types that nest in an assigned value: lists and tuples, except that a
-    tuple (or dict) is one element of a record dtype, as in NumPy."""
-    if dtype not in _dtypes.STRUCT and _formats.codec(dtype).is_record:
-        return (list,)
-    return (list, tuple)
+    return _element(dtype)[0]
 
 
 def _nested_shape(value, seq=(list, tuple)):
@@ -80,9 +87,9 @@ def _nested_shape(value, seq=(list, tuple)):
     return tuple(shape)
 
 
-def _flatten(value, shape, depth, out, seq=(list, tuple)):
+def _flatten(value, shape, depth, out, seq=(list, tuple), leaf_seq=False):
     if depth == len(shape):
-        if isinstance(value, seq):
+        if isinstance(value, seq) and not leaf_seq:
             raise ValueError("memview: setting an array element with a sequence "
                              "(the nested sequence is ragged)")
         out.append(value)
@@ -91,19 +98,26 @@ def _flatten(value, shape, depth, out, seq=(list, tuple)):
         raise ValueError(f"memview: the nested sequence is ragged at depth {depth} "
                          f"(expected length {shape[depth]})")
     for v in value:
-        _flatten(v, shape, depth + 1, out, seq)
+        _flatten(v, shape, depth + 1, out, seq, leaf_seq)
 
 
 def from_nested(value, dtype: str):
-    """A new Go-owned array holding the values of a nested list/tuple (a copy)."""
-    seq = _sequences(dtype)
+    """A new Go-owned array holding the values of a nested list/tuple (a copy).
+    For a sub-array dtype the innermost dimensions of value are one element's."""
+    seq, sub = _element(dtype)
     shape = _nested_shape(value, seq)
+    if sub:
+        shape = shape[:max(0, len(shape) - len(sub))]
     flat = []
-    _flatten(value, shape, 0, flat, seq)
+    _flatten(value, shape, 0, flat, seq, leaf_seq=bool(sub))
     arr = _core.empty(shape, dtype, "C")
-    if flat:
-        data = b"".join(_dtypes.pack(dtype, v) for v in flat)
-        memoryview(arr).cast("B")[:] = data
+    try:
+        if flat:
+            data = b"".join(_dtypes.pack(dtype, v) for v in flat)
+            memoryview(arr).cast("B")[:] = data
+    except BaseException:
+        arr.release()
+        raise
     return arr
 
 

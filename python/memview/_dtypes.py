@@ -30,6 +30,8 @@ _INT_RANGE = {
 
 def convert(dtype: str, value):
     """Convert a Python value to what struct packs for dtype, as NumPy assignment would."""
+    if isinstance(value, (list, tuple)):
+        raise ValueError(f"memview: setting an array element with a sequence ({dtype} elements are scalars)")
     if dtype == "bool":
         return bool(value)
     if dtype in _INT_RANGE:
