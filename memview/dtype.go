@@ -173,12 +173,14 @@ func ParseDType(s string) (DType, error) {
 		return formatDType(body[1:] + "s") // NumPy's bytes typestr "|S5": the format "5s"
 	}
 	if !ok {
-		if s != "" {
-			if f, err := DTypeFromFormat(s); err == nil {
-				return f, nil
-			}
+		if s == "" {
+			return DType{}, fmt.Errorf("memview: data type \"\" not understood: %w", ErrType)
 		}
-		return DType{}, fmt.Errorf("memview: unknown dtype %q (not a NumPy name, typestr or PEP 3118 format): %w", s, ErrType)
+		f, err := DTypeFromFormat(s)
+		if err != nil {
+			return DType{}, fmt.Errorf("memview: data type %q not understood (not a NumPy name or typestr; as a PEP 3118 format: %v): %w", s, err, ErrType)
+		}
+		return f, nil
 	}
 	if swapped && d.Itemsize() > 1 {
 		return formatDType(">" + standardCode(d.Kind(), d.Itemsize()))

@@ -42,7 +42,7 @@ func formatDType(format string) (DType, error) {
 	}
 	desc, err := ParseFormat(format)
 	if err != nil {
-		return DType{}, fmt.Errorf("memview: unsupported buffer format %q (%v): %w", format, err, ErrType)
+		return DType{}, fmt.Errorf("memview: unsupported buffer format %q: %v: %w", format, err, ErrType)
 	}
 	if desc.Size == 0 {
 		return DType{}, fmt.Errorf("memview: format %q describes items of 0 bytes: %w", format, ErrType)

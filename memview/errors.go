@@ -3,6 +3,8 @@ package memview
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // Sentinel errors. Every error returned by this package wraps exactly one of
@@ -39,6 +41,19 @@ var (
 	// Python: MemoryError.
 	ErrNoMemory = errors.New("out of memory")
 )
+
+// tuple writes dims as Python writes a tuple of ints — "(3, 4)", "(5,)", "()" —
+// the way shapes, strides and axes read in messages that reach Python users.
+func tuple(dims []int) string {
+	if len(dims) == 1 {
+		return "(" + strconv.Itoa(dims[0]) + ",)"
+	}
+	parts := make([]string, len(dims))
+	for i, d := range dims {
+		parts[i] = strconv.Itoa(d)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
 
 // exactError is an error whose message is given in full (it does not end in
 // the sentinel's text) but which still unwraps to a sentinel. It is used where

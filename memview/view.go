@@ -106,8 +106,8 @@ func NewView[T Element](a *Array) (View[T], error) {
 			}
 		}
 		if !aligned {
-			return View[T]{}, fmt.Errorf("memview: a View[%T] needs elements aligned to %d bytes; the array (offset %d, strides %v) has some that are not (read them with ItemBytes): %w",
-				z, align, l.Offset, l.Strides, ErrInvalid)
+			return View[T]{}, fmt.Errorf("memview: a View[%T] needs elements aligned to %d bytes; the array (offset %d, strides %s) has some that are not (read them with ItemBytes): %w",
+				z, align, l.Offset, tuple(l.Strides), ErrInvalid)
 		}
 	}
 	return View[T]{&viewCore{

@@ -142,6 +142,10 @@ func mvgo_example_image_call(id C.uint64_t, op C.int, x, y C.int64_t, r, g, b C.
 	case 0:
 		err = im.Invert()
 	case 1:
+		if r != C.int(uint8(r)) || g != C.int(uint8(g)) || b != C.int(uint8(b)) {
+			err = fmt.Errorf("rgb image: pixel value (%d, %d, %d) outside [0, 255]: %w", r, g, b, memview.ErrInvalid)
+			break
+		}
 		err = im.SetPixel(int(x), int(y), uint8(r), uint8(g), uint8(b))
 	case 2:
 		if _, err = dropExporter(uint64(id)); err == nil {

@@ -218,7 +218,7 @@ get_cai(PyObject *self, void *c)
     void *ptr = a->len == 0 ? NULL : (void *)a->buf;
     PyObject *stream;
     if (a->stream != 0)
-        stream = PyLong_FromLongLong(a->stream);
+        stream = PyLong_FromUnsignedLongLong((unsigned long long)a->stream);
     else {
         Py_INCREF(Py_None);
         stream = Py_None;

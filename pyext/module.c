@@ -24,6 +24,46 @@ live_array(PyObject *o, const char *what)
     return mv_check_live(a) < 0 ? NULL : a;
 }
 
+/* The UTF-8 text of a dtype name or format: a str without NUL characters
+ * (which C would cut the name at), else TypeError in NumPy's words. */
+static const char *
+dtype_arg(PyObject *o)
+{
+    Py_ssize_t n;
+    const char *s = PyUnicode_Check(o) ? PyUnicode_AsUTF8AndSize(o, &n) : NULL;
+    if (s == NULL) {
+        PyErr_Clear(); /* not a str, or lone surrogates */
+        PyErr_Format(PyExc_TypeError, "memview: data type %R not understood", o);
+        return NULL;
+    }
+    if ((Py_ssize_t)strlen(s) != n) {
+        PyErr_Format(PyExc_TypeError, "memview: data type %R not understood (it contains a NUL character)", o);
+        return NULL;
+    }
+    return s;
+}
+
+/* An O& converter: a Python int in [0, 2**64) into *(unsigned long long *)p
+ * (PyArg's "K" would silently wrap -1 or 2**64 + 1). */
+static int
+u64_arg(PyObject *o, void *p)
+{
+    if (!PyLong_Check(o)) {
+        PyObject *name = PyType_GetName(Py_TYPE(o));
+        PyErr_Format(PyExc_TypeError, "memview: an int is required, not %R", name);
+        Py_XDECREF(name);
+        return 0;
+    }
+    unsigned long long v = PyLong_AsUnsignedLongLong(o);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_OverflowError, "memview: %R is outside [0, 2**64): not a handle or id", o);
+        return 0;
+    }
+    *(unsigned long long *)p = v;
+    return 1;
+}
+
 /* Parse a tuple of ints into out[0..n). Returns n or -1. */
 static int
 int64_tuple(PyObject *t, int64_t *out, const char *what)
@@ -53,7 +93,8 @@ int64_tuple(PyObject *t, int64_t *out, const char *what)
         if (v == -1 && PyErr_Occurred())
             return -1;
         if (overflow) {
-            PyErr_Format(PyExc_ValueError, "memview: %s[%zd] does not fit in 64 bits", what, i);
+            PyErr_Format(PyExc_ValueError, "memview: maximum allowed dimension exceeded: %s[%zd] = %R "
+                         "does not fit in 64 bits", what, i, x);
             return -1;
         }
         out[i] = (int64_t)v;
@@ -91,9 +132,11 @@ finish_view(int rc, const mv_meta *m, const mv_err *e, MVArray *parent)
 static PyObject *
 core_empty(PyObject *mod, PyObject *args)
 {
-    PyObject *shape_t;
+    PyObject *shape_t, *dtype_o;
     const char *dtype, *order, *device = NULL;
-    if (!PyArg_ParseTuple(args, "Oss|s", &shape_t, &dtype, &order, &device))
+    if (!PyArg_ParseTuple(args, "OOs|s", &shape_t, &dtype_o, &order, &device))
+        return NULL;
+    if ((dtype = dtype_arg(dtype_o)) == NULL)
         return NULL;
     if (strlen(order) != 1) {
         PyErr_Format(PyExc_ValueError, "memview: order must be 'C' or 'F', not '%s'", order);
@@ -199,15 +242,14 @@ mv_release_object(void *token)
 static PyObject *
 core_from_cai(PyObject *mod, PyObject *args)
 {
-    PyObject *obj, *ptr_o, *shape_t, *strides_o;
+    PyObject *obj, *shape_t, *strides_o, *typestr_o;
     const char *typestr;
     int readonly, sync;
-    long long stream;
-    if (!PyArg_ParseTuple(args, "OOOOspLp", &obj, &ptr_o, &shape_t, &strides_o, &typestr,
-                          &readonly, &stream, &sync))
+    unsigned long long ptr, stream;
+    if (!PyArg_ParseTuple(args, "OO&OOOpO&p", &obj, u64_arg, &ptr, &shape_t, &strides_o, &typestr_o,
+                          &readonly, u64_arg, &stream, &sync))
         return NULL;
-    void *ptr = PyLong_AsVoidPtr(ptr_o);
-    if (ptr == NULL && PyErr_Occurred())
+    if ((typestr = dtype_arg(typestr_o)) == NULL)
         return NULL;
     int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
     int n = int64_tuple(shape_t, shape, "shape");
@@ -235,7 +277,7 @@ core_from_cai(PyObject *mod, PyObject *args)
     }
     PyObject *a = mv_new_array(&m, obj);
     if (a != NULL)
-        ((MVArray *)a)->stream = stream;
+        ((MVArray *)a)->stream = (long long)stream;
     return a;
 }
 
@@ -243,7 +285,7 @@ core_from_cai(PyObject *mod, PyObject *args)
 static PyObject *
 core_dtype_info(PyObject *mod, PyObject *arg)
 {
-    const char *name = PyUnicode_AsUTF8AndSize(arg, NULL);
+    const char *name = dtype_arg(arg);
     if (name == NULL)
         return NULL;
     mv_meta m; /* only itemsize, dtype, typestr and format are filled */
@@ -262,7 +304,7 @@ core_dtype_info(PyObject *mod, PyObject *arg)
 static PyObject *
 core_dtype_desc(PyObject *mod, PyObject *arg)
 {
-    const char *name = PyUnicode_AsUTF8AndSize(arg, NULL);
+    const char *name = dtype_arg(arg);
     if (name == NULL)
         return NULL;
     char *out = NULL;
@@ -383,7 +425,7 @@ core_copy(PyObject *mod, PyObject *args)
     PyObject *o;
     const char *order, *device = "";
     unsigned long long stream = 0;
-    if (!PyArg_ParseTuple(args, "Os|sK", &o, &order, &device, &stream))
+    if (!PyArg_ParseTuple(args, "Os|sO&", &o, &order, &device, u64_arg, &stream))
         return NULL;
     MVArray *a = live_array(o, "array");
     if (a == NULL)
@@ -401,7 +443,7 @@ core_copyto(PyObject *mod, PyObject *args)
 {
     PyObject *d, *s;
     unsigned long long stream = 0;
-    if (!PyArg_ParseTuple(args, "OO|K", &d, &s, &stream))
+    if (!PyArg_ParseTuple(args, "OO|O&", &d, &s, u64_arg, &stream))
         return NULL;
     MVArray *dst = live_array(d, "destination");
     if (dst == NULL)
@@ -426,7 +468,7 @@ core_fill(PyObject *mod, PyObject *args)
     const char *item;
     Py_ssize_t n;
     unsigned long long stream = 0;
-    if (!PyArg_ParseTuple(args, "Oy#|K", &o, &item, &n, &stream))
+    if (!PyArg_ParseTuple(args, "Oy#|O&", &o, &item, &n, u64_arg, &stream))
         return NULL;
     MVArray *a = live_array(o, "array");
     if (a == NULL)
@@ -523,7 +565,7 @@ core_from_exporter(PyObject *mod, PyObject *args)
 {
     unsigned long long id;
     int writable; /* -1 as lent, 0 read-only, 1 writable required */
-    if (!PyArg_ParseTuple(args, "Ki", &id, &writable))
+    if (!PyArg_ParseTuple(args, "O&i", u64_arg, &id, &writable))
         return NULL;
     mv_meta m;
     mv_err e;
@@ -536,7 +578,7 @@ static PyObject *
 core_drop_exporter(PyObject *mod, PyObject *args)
 {
     unsigned long long id;
-    if (!PyArg_ParseTuple(args, "K", &id))
+    if (!PyArg_ParseTuple(args, "O&", u64_arg, &id))
         return NULL;
     mv_err e;
     if (mvgo_drop_exporter(id, &e) != 0)
@@ -565,7 +607,7 @@ core_example_image_call(PyObject *mod, PyObject *args)
     unsigned long long id;
     int op, r = 0, g = 0, b = 0;
     long long x = 0, y = 0;
-    if (!PyArg_ParseTuple(args, "Ki|LLiii", &id, &op, &x, &y, &r, &g, &b))
+    if (!PyArg_ParseTuple(args, "O&i|LLiii", u64_arg, &id, &op, &x, &y, &r, &g, &b))
         return NULL;
     mv_err e;
     if (mvgo_example_image_call(id, op, x, y, r, g, b, &e) != 0)
@@ -594,7 +636,7 @@ static PyObject *
 core_cuda_stream_destroy(PyObject *mod, PyObject *args)
 {
     unsigned long long h;
-    if (!PyArg_ParseTuple(args, "K", &h))
+    if (!PyArg_ParseTuple(args, "O&", u64_arg, &h))
         return NULL;
     mv_err e;
     if (mvgo_stream_destroy((uintptr_t)h, &e) != 0)
@@ -609,7 +651,7 @@ core_cuda_stream_sync(PyObject *mod, PyObject *args)
 {
     int ordinal, query;
     unsigned long long h;
-    if (!PyArg_ParseTuple(args, "iKp", &ordinal, &h, &query))
+    if (!PyArg_ParseTuple(args, "iO&p", &ordinal, u64_arg, &h, &query))
         return NULL;
     int done = 0;
     mv_err e;

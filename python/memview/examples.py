@@ -7,11 +7,21 @@ memview.from_exporter, NumPy uses them in place, and the image's own Go methods
 """
 from __future__ import annotations
 
+import operator as _operator
 import weakref as _weakref
 
 from . import _core
 
 __all__ = ["RGBImage"]
+
+
+def _channel(v) -> int:
+    if isinstance(v, bool):
+        raise TypeError("memview.examples.RGBImage: a channel value must be an int, not bool")
+    v = _operator.index(v)
+    if not 0 <= v <= 255:
+        raise OverflowError(f"memview.examples.RGBImage: Python integer {v} out of bounds for uint8")
+    return v
 
 
 class RGBImage:
@@ -39,8 +49,14 @@ class RGBImage:
         _core.example_image_call(self._id, 0)
 
     def set_pixel(self, x: int, y: int, rgb) -> None:
-        """Go sets one pixel."""
-        r, g, b = rgb
+        """Go sets one pixel to rgb, three ints in [0, 255] (OverflowError
+        outside, as NumPy's uint8 assignment; nothing is written)."""
+        r, g, b = (_channel(v) for v in rgb)
+        x, y = _operator.index(x), _operator.index(y)
+        for v, n, axis in ((x, self.width, 1), (y, self.height, 0)):
+            if not 0 <= v < n:
+                raise IndexError(f"memview.examples.RGBImage: index {v} is out of bounds for axis {axis} "
+                                 f"with size {n}")
         _core.example_image_call(self._id, 1, x, y, r, g, b)
 
     def close(self) -> None:
