@@ -212,7 +212,7 @@ def item_desc(dtype) -> dict:
     element, repeat count, sub-array shape and,
     for a nested record, its own descriptor under "record".
     """
-    if isinstance(dtype, Array):
+    if isinstance(dtype, _core.ArrayBase):
         dtype = dtype.format
     elif not isinstance(dtype, str):
         dtype = _dtype_name(dtype)

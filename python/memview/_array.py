@@ -205,10 +205,9 @@ class Array(_core.ArrayBase):
         return self.shape[0]
 
     def __iter__(self):
-        if self.ndim == 0:
+        if self.ndim == 0:  # checked now, not at the first next(): a released array refuses here
             raise TypeError("iteration over a 0-d array")
-        for i in range(self.shape[0]):
-            yield self[i]
+        return (self[i] for i in range(self.shape[0]))
 
     # -- elements and conversion
     def item(self, *index):
