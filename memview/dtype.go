@@ -2,6 +2,7 @@ package memview
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -150,6 +151,12 @@ var dtypeNames = map[string]DType{
 // or any PEP 3118 format DTypeFromFormat accepts ("T{<i:a:<d:b:}"). An unknown
 // name wraps ErrType.
 func ParseDType(s string) (DType, error) {
+	if len(s) == 2 && strings.IndexByte("<>=!", s[0]) >= 0 && (s[1] == 'l' || s[1] == 'L') {
+		// NumPy reads "<l" as a C long (8 bytes here), a PEP 3118 format as a
+		// standard-size long (4 bytes): refuse rather than pick one silently.
+		return DType{}, fmt.Errorf("memview: data type %q is ambiguous: NumPy reads it as %d bytes (C long), "+
+			"a PEP 3118 format as 4; write %q or %q: %w", s, longSize, numpyName(s[1], 8), numpyName(s[1], 4), ErrType)
+	}
 	body, swapped := s, false
 	if len(s) > 1 {
 		switch s[0] {
@@ -186,6 +193,28 @@ func ParseDType(s string) (DType, error) {
 		return formatDType(">" + standardCode(d.Kind(), d.Itemsize()))
 	}
 	return d, nil
+}
+
+// numpyName names the integer of size bytes, signed for code 'l', unsigned
+// for 'L'.
+func numpyName(code byte, size int) string {
+	if code == 'L' {
+		return "uint" + strconv.Itoa(8*size)
+	}
+	return "int" + strconv.Itoa(8*size)
+}
+
+// ParseDTypeOrFormat parses s as a PEP 3118 format first (DTypeFromFormat),
+// and as a NumPy name or typestr (ParseDType) only if it is not one: the
+// reading of item descriptors, where "<l" is struct's 4-byte long and "p" a
+// Pascal string.
+func ParseDTypeOrFormat(s string) (DType, error) {
+	if s != "" {
+		if d, err := DTypeFromFormat(s); err == nil {
+			return d, nil
+		}
+	}
+	return ParseDType(s)
 }
 
 // parseKindSize parses a kind character followed by a size in bytes ("f8").

@@ -130,10 +130,19 @@ func mvgo_wrap_device(ptr C.uintptr_t, ndim C.int, shape, strides *C.int64_t, ty
 	return finish(a, err, m, e)
 }
 
+// parseDType parses a dtype string from C: a PEP 3118 format first when
+// asFormat is set (memview.ParseDTypeOrFormat), else a dtype name first.
+func parseDType(name *C.char, asFormat C.int) (memview.DType, error) {
+	if asFormat != 0 {
+		return memview.ParseDTypeOrFormat(C.GoString(name))
+	}
+	return memview.ParseDType(C.GoString(name))
+}
+
 //export mvgo_dtype_info
-func mvgo_dtype_info(name *C.char, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+func mvgo_dtype_info(name *C.char, asFormat C.int, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	dt, err := memview.ParseDType(C.GoString(name))
+	dt, err := parseDType(name, asFormat)
 	if err != nil {
 		return setErr(e, err)
 	}

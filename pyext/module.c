@@ -281,16 +281,17 @@ core_from_cai(PyObject *mod, PyObject *args)
     return a;
 }
 
-/* dtype_info(name) -> (name, itemsize, typestr, format) of a dtype name or typestr */
+/* (name, itemsize, typestr, format) of a dtype string, read as a PEP 3118
+ * format first when as_format is set */
 static PyObject *
-core_dtype_info(PyObject *mod, PyObject *arg)
+dtype_info(PyObject *arg, int as_format)
 {
     const char *name = dtype_arg(arg);
     if (name == NULL)
         return NULL;
     mv_meta m; /* only itemsize, dtype, typestr and format are filled */
     mv_err e;
-    if (mvgo_dtype_info((char *)name, &m, &e) != 0)
+    if (mvgo_dtype_info((char *)name, as_format, &m, &e) != 0)
         return mv_raise(&e);
     const char *format = m.long_format ? m.long_format : m.format;
     PyObject *r = Py_BuildValue("(sLss)", m.long_dtype ? m.long_dtype : m.dtype, (long long)m.itemsize,
@@ -298,6 +299,21 @@ core_dtype_info(PyObject *mod, PyObject *arg)
     free(m.long_format);
     free(m.long_dtype);
     return r;
+}
+
+/* dtype_info(name) -> (name, itemsize, typestr, format) of a dtype name, typestr or format */
+static PyObject *
+core_dtype_info(PyObject *mod, PyObject *arg)
+{
+    return dtype_info(arg, 0);
+}
+
+/* format_info(format) -> the same for a PEP 3118 format (an exporter's), read
+ * as struct reads it ("<l" is 4 bytes) */
+static PyObject *
+core_format_info(PyObject *mod, PyObject *arg)
+{
+    return dtype_info(arg, 1);
 }
 
 /* dtype_desc(name) -> str: the JSON item descriptor of a dtype (see format_bridge.go) */
@@ -690,6 +706,7 @@ static PyMethodDef core_methods[] = {
     {"from_buffer", core_from_buffer, METH_VARARGS, "from_buffer(obj, writable) -> array over obj's memory"},
     {"from_cai", core_from_cai, METH_VARARGS, "from_cai(obj, ptr, shape, strides, typestr, readonly, stream)"},
     {"dtype_info", core_dtype_info, METH_O, "dtype_info(name) -> (name, itemsize, typestr, format)"},
+    {"format_info", core_format_info, METH_O, "format_info(format) -> (name, itemsize, typestr, format)"},
     {"dtype_desc", core_dtype_desc, METH_O, "dtype_desc(name) -> JSON item descriptor"},
     {"cuda_device_count", core_cuda_device_count, METH_NOARGS, "number of CUDA devices (0 without a driver)"},
     {"view", core_view, METH_VARARGS, "view(a, key) -> basic-indexing view"},

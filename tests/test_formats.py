@@ -91,7 +91,7 @@ def test_records_by_dict_and_errors_change_nothing():
     a[2] = (9, 1.5)
     assert n.tolist() == [(0, 0.0), (5, -2.5), (9, 1.5)]
     before = n.tobytes()
-    bad = [((1, 2, 3), ValueError), ({"a": 1}, ValueError), (("x", 1.0), TypeError),
+    bad = [((1, 2, 3), ValueError), ({"a": 1}, ValueError), (("x", 1.0), ValueError), ((None, 1.0), TypeError),
            ((1 << 40, 0.0), OverflowError), (1.5, ValueError), ([9, 1.5], ValueError)]
     for value, exc in bad:
         with pytest.raises(exc):

@@ -47,7 +47,7 @@ def encode_key(key, ndim: int):
             out.append((1, 0, start or 0, stop or 0, step or 0,
                         int(start is not None), int(stop is not None)))
             scalar = False
-        elif isinstance(k, bool) or type(k).__name__ == "bool_":
+        elif isinstance(k, bool) or (type(k).__name__ in ("bool_", "bool") and type(k).__module__ == "numpy"):
             raise IndexError("memview: boolean indexes are not supported (basic indexing only)")
         else:
             try:
@@ -127,9 +127,10 @@ def _as_source(value, dtype: str):
         if value.dtype == dtype:
             return value
         return from_nested(value.tolist(), dtype) if value.ndim else _dtypes.pack(dtype, value[()])
-    if isinstance(value, numbers.Number) or (
-            isinstance(value, (bytes, str)) and dtype not in _dtypes.STRUCT):
-        return _dtypes.pack(dtype, value)  # bytes and str are one item of a bytes dtype
+    if isinstance(value, (numbers.Number, str)) or (isinstance(value, bytes) and dtype not in _dtypes.STRUCT):
+        # bytes and str are one item of a bytes dtype; a str is parsed as a number
+        # for a numeric one (as NumPy does); bytes are a buffer for numbers
+        return _dtypes.pack(dtype, value)
     if isinstance(value, (list, tuple, dict)):
         if not isinstance(value, _sequences(dtype)):
             return _dtypes.pack(dtype, value)  # one record
@@ -307,7 +308,7 @@ class Array(_core.ArrayBase):
                 raise ValueError(f"memview: frombytes needs {self.nbytes} bytes, got {m.nbytes}")
             if order == "A":
                 order = "F" if self.f_contiguous and not self.c_contiguous else "C"
-            tmp = _core.empty(self.shape, self.format, order)
+            tmp = _core.empty(self.shape, self.dtype, order)
             try:
                 if m.nbytes:
                     # tmp is dense in `order`: its transpose is C-contiguous when F
@@ -324,11 +325,12 @@ class Array(_core.ArrayBase):
         returns; device-to-device copies are enqueued on stream."""
         if not isinstance(device, str):
             raise TypeError(f"memview: device must be a str such as 'cpu' or 'cuda:0', not {device!r}")
+        handle = _cuda.stream_handle(stream)  # checked even when no copy is needed
         if device in ("cuda", "cuda_managed"):
             device += ":0"
         if device == self.device:
             return self
-        return _core.copy(self, "K", device, _cuda.stream_handle(stream))
+        return _core.copy(self, "K", device, handle)
 
     # -- lifetime
     def release(self):

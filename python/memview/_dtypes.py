@@ -35,6 +35,8 @@ def convert(dtype: str, value):
     if dtype == "bool":
         return bool(value)
     if dtype in _INT_RANGE:
+        if isinstance(value, str):
+            value = int(value)  # as NumPy: "invalid literal for int() with base 10: 'x'"
         if isinstance(value, float) or (not hasattr(value, "__index__") and hasattr(value, "__float__")):
             f = float(value)
             if math.isnan(f) or math.isinf(f):

@@ -153,6 +153,8 @@ def broadcast_flat(value, shape, seq=(list, tuple)):
     broadcasts an assigned value, in C order."""
     shape = tuple(shape)
     vshape = _nested(value, len(shape), seq)
+    if vshape and vshape[-1] == 0 and vshape == shape[:len(vshape)]:
+        return []  # an empty list at a dimension of size 0: no elements, as tolist() gives them
     lead = len(shape) - len(vshape)
     if any(n != 1 and n != m for n, m in zip(vshape, shape[lead:])):
         raise ValueError(f"memview: could not broadcast input array from shape {vshape} into shape {shape}")
