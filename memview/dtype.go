@@ -185,7 +185,7 @@ func ParseDType(s string) (DType, error) {
 		}
 		f, err := DTypeFromFormat(s)
 		if err != nil {
-			return DType{}, fmt.Errorf("memview: data type %q not understood (not a NumPy name or typestr; as a PEP 3118 format: %v): %w", s, err, ErrType)
+			return DType{}, fmt.Errorf("memview: data type %s not understood (not a NumPy name or typestr; as a PEP 3118 format: %v): %w", quote(s), err, ErrType)
 		}
 		return f, nil
 	}

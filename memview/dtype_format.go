@@ -42,10 +42,10 @@ func formatDType(format string) (DType, error) {
 	}
 	desc, err := ParseFormat(format)
 	if err != nil {
-		return DType{}, fmt.Errorf("memview: unsupported buffer format %q: %v: %w", format, err, ErrType)
+		return DType{}, fmt.Errorf("memview: unsupported buffer format %s: %v: %w", quote(format), err, ErrType)
 	}
 	if desc.Size == 0 {
-		return DType{}, fmt.Errorf("memview: format %q describes items of 0 bytes: %w", format, ErrType)
+		return DType{}, fmt.Errorf("memview: format %s describes items of 0 bytes: %w", quote(format), ErrType)
 	}
 	canon := desc.Canonical()
 	ft := &formatType{format: format, desc: desc, canonical: canon, name: canon,

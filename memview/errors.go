@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Sentinel errors. Every error returned by this package wraps exactly one of
@@ -53,6 +54,20 @@ func tuple(dims []int) string {
 		parts[i] = strconv.Itoa(d)
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// quote writes a user's string for an error message, as %q does, cut to
+// about 80 bytes (at a character boundary) so that a long one does not drown
+// the message.
+func quote(s string) string {
+	if len(s) > 80 {
+		k := 77
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		return strconv.Quote(s[:k]) + "..."
+	}
+	return strconv.Quote(s)
 }
 
 // exactError is an error whose message is given in full (it does not end in

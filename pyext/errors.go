@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/memview/memview/cuda"
@@ -69,9 +70,17 @@ func pyMessage(err error) string {
 	return strings.ReplaceAll(s, ": memview: ", ": ")
 }
 
-// putString copies s into a C char array of size n, NUL-terminated and truncated.
+// putString copies s into a C char array of size n, NUL-terminated and
+// truncated at a character boundary (Python decodes it as UTF-8).
 func putString(dst unsafe.Pointer, n int, s string) {
 	b := unsafe.Slice((*byte)(dst), n)
+	if len(s) > n-1 {
+		k := n - 1
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		s = s[:k]
+	}
 	k := copy(b[:n-1], s)
 	b[k] = 0
 }

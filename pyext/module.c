@@ -132,14 +132,18 @@ finish_view(int rc, const mv_meta *m, const mv_err *e, MVArray *parent)
 static PyObject *
 core_empty(PyObject *mod, PyObject *args)
 {
-    PyObject *shape_t, *dtype_o;
+    PyObject *shape_t, *dtype_o, *order_o;
     const char *dtype, *order, *device = NULL;
-    if (!PyArg_ParseTuple(args, "OOs|s", &shape_t, &dtype_o, &order, &device))
+    if (!PyArg_ParseTuple(args, "OOO|s", &shape_t, &dtype_o, &order_o, &device))
         return NULL;
     if ((dtype = dtype_arg(dtype_o)) == NULL)
         return NULL;
-    if (strlen(order) != 1) {
-        PyErr_Format(PyExc_ValueError, "memview: order must be 'C' or 'F', not '%s'", order);
+    Py_ssize_t order_len = 0;
+    order = PyUnicode_Check(order_o) ? PyUnicode_AsUTF8AndSize(order_o, &order_len) : NULL;
+    if (order == NULL || order_len != 1) {
+        PyErr_Clear();
+        PyErr_Format(PyUnicode_Check(order_o) ? PyExc_ValueError : PyExc_TypeError,
+                     "memview: order must be 'C' or 'F', not %R", order_o);
         return NULL;
     }
     int64_t shape[MV_MAXDIM];

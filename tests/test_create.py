@@ -87,8 +87,11 @@ def test_bad_keywords():
         mv.full(3, 300, "int8")
     with pytest.raises(ValueError):
         mv.full(3, float("nan"), "int32")
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="invalid literal"):  # a str is parsed, as NumPy does
         mv.full(3, "x", "int32")
+    assert mv.full(2, "7", "int32").tolist() == [7, 7]
+    with pytest.raises(TypeError):
+        mv.full(3, None, "int32")
     with pytest.raises(ValueError, match="device"):
         mv.zeros(3).to("gpu")
     a = mv.zeros(3)

@@ -30,6 +30,9 @@ class RGBImage:
     __slots__ = ("_id", "width", "height", "_finalizer", "__weakref__")
 
     def __init__(self, width: int, height: int):
+        width, height = _operator.index(width), _operator.index(height)
+        if not (-(1 << 63) <= width < 1 << 63 and -(1 << 63) <= height < 1 << 63):
+            raise ValueError(f"memview.examples.RGBImage: size {width}x{height} is too big")
         self._id = _core.example_image(width, height)
         self.width, self.height = width, height
         self._finalizer = _weakref.finalize(self, _core.example_image_call, self._id, 2)
