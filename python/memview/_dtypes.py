@@ -46,12 +46,21 @@ def convert(dtype: str, value):
             value = operator.index(value)
         lo, hi = _INT_RANGE[dtype]
         if not lo <= value <= hi:
-            raise OverflowError(f"memview: Python integer {value} out of bounds for {dtype}")
+            raise OverflowError(f"memview: Python integer {_short(value)} out of bounds for {dtype}")
         return value
-    if dtype.startswith("complex"):
-        c = complex(value)
-        return (c.real, c.imag)
-    return float(value)
+    try:
+        if dtype.startswith("complex"):
+            c = complex(value)
+            return (c.real, c.imag)
+        return float(value)
+    except OverflowError:
+        raise OverflowError(f"memview: Python integer {_short(value)} is too large to convert to {dtype}") from None
+
+
+def _short(n) -> str:
+    """An int for a message: in full, or its first digits and length."""
+    s = str(n)
+    return s if len(s) <= 24 else f"{s[:12]}... ({len(s)} digits)"
 
 
 def saturate(x: float) -> float:

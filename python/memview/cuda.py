@@ -64,6 +64,8 @@ def _ordinal(device) -> int:
     if isinstance(device, int):
         if device < 0:
             raise ValueError(f"memview.cuda: device ordinal must not be negative: {device}")
+        if device >= 1 << 31:
+            raise ValueError(f"memview.cuda: device ordinal {device} is out of range")
         return device
     if device == "cuda":
         return 0
