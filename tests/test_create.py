@@ -36,6 +36,7 @@ def test_shapes_and_orders():
     deep = mv.zeros((2,) * 4 + (1,) * 60, "uint8")  # PyBUF_MAX_NDIM dimensions
     assert deep.ndim == 64 and memoryview(deep).ndim == 64 and np.asarray(deep).ndim == 64
     assert mv.empty(3, np.float32).dtype == "float32"
+    assert mv.empty(3, None).dtype == mv.zeros(3, dtype=None).dtype == "float64"  # NumPy's default
     assert mv.empty(3, float).dtype == "float64" and mv.empty(3, int).dtype == "int64"
     assert mv.empty(3, "f4").dtype == "float32" and mv.empty(3, "<i2").dtype == "int16"
 

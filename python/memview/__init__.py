@@ -54,6 +54,8 @@ def _shape(shape) -> tuple:
 
 
 def _dtype_name(dtype) -> str:
+    if dtype is None:  # NumPy's default
+        return "float64"
     if isinstance(dtype, str):
         return dtype
     name = getattr(dtype, "name", None)  # a numpy.dtype
@@ -236,6 +238,8 @@ def item_desc(dtype) -> dict:
     if isinstance(dtype, _core.ArrayBase):
         dtype = dtype.format
     elif not isinstance(dtype, str):
+        if dtype is None:
+            raise TypeError("memview: data type None not understood")
         dtype = _dtype_name(dtype)
     import json
     return json.loads(_core.dtype_desc(dtype))
