@@ -38,7 +38,7 @@ func hostVisible(d memview.Device) bool { return d.Kind != memview.CUDA }
 // Overlapping device operands go through a dense device temporary; nothing
 // between device arrays goes through host memory.
 func Copy(dst, src *memview.Array, s *Stream) error {
-	if dst.DType() != src.DType() {
+	if !dst.DType().SameLayout(src.DType()) {
 		return fmt.Errorf("cuda: copy of %s into %s: %w", src.DType(), dst.DType(), memview.ErrType)
 	}
 	if dst.ReadOnly() {

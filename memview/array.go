@@ -24,6 +24,14 @@ type Array struct {
 	released bool
 }
 
+// errTooBig reports a shape whose size in bytes does not fit in an int, in
+// NumPy's words. It wraps ErrInvalid (NumPy raises ValueError), not
+// ErrNoMemory: no allocation was tried.
+func errTooBig(shape []int, dt DType) error {
+	return fmt.Errorf("memview: array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size (shape %s of %s): %w",
+		tuple(shape), dt, ErrInvalid)
+}
+
 // Empty returns a new Go-owned, writable array of the given shape, dtype and
 // order ('C' or 'F') from p (nil means DefaultPool()). Its memory is
 // zero-filled, because every Allocator zero-fills.
@@ -40,20 +48,20 @@ func Empty(p *Pool, shape []int, dt DType, order byte) (*Array, error) {
 	nbytes := dt.Itemsize()
 	for _, n := range shape {
 		if n < 0 {
-			return nil, fmt.Errorf("memview: empty: negative dimension in shape %v: %w", shape, ErrInvalid)
+			return nil, fmt.Errorf("memview: negative dimensions are not allowed: shape %s: %w", tuple(shape), ErrInvalid)
 		}
 	}
 	for _, n := range shape {
 		var ok bool
 		if nbytes, ok = mulInt(nbytes, n); !ok {
-			return nil, fmt.Errorf("memview: empty: shape %v of %s is too large: %w", shape, dt, ErrNoMemory)
+			return nil, errTooBig(shape, dt)
 		}
 	}
 	strides, err := ContiguousStrides(shape, dt.Itemsize(), order)
 	if err != nil {
 		// Only reachable if the strides overflow while the size does not
 		// (a zero dim); NumPy reports that as too large, too.
-		return nil, fmt.Errorf("memview: empty: shape %v of %s is too large: %w", shape, dt, ErrNoMemory)
+		return nil, errTooBig(shape, dt)
 	}
 	buf, err := NewBuffer(p, nbytes)
 	if err != nil {
@@ -198,7 +206,7 @@ func (a *Array) Release() error {
 		return fmt.Errorf("memview: release of released array: %w", ErrReleased)
 	}
 	if err := a.buf.Release(); err != nil {
-		return fmt.Errorf("memview: release of array %v %s: %w", a.layout.Shape, a.dt, err)
+		return fmt.Errorf("memview: release of array %s %s: %w", tuple(a.layout.Shape), a.dt, err)
 	}
 	a.released = true
 	return nil

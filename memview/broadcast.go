@@ -13,7 +13,7 @@ func (a *Array) BroadcastTo(shape []int) (*Array, error) {
 	}
 	for _, n := range shape {
 		if n < 0 {
-			return nil, fmt.Errorf("memview: broadcast to shape %v: negative dimension: %w", shape, ErrInvalid)
+			return nil, fmt.Errorf("memview: broadcast to shape %s: negative dimensions are not allowed: %w", tuple(shape), ErrInvalid)
 		}
 	}
 	strides, err := broadcastStrides(a.layout, shape)

@@ -22,8 +22,8 @@ func ToContiguous(dst []byte, src *Array, order byte) error {
 		return err
 	}
 	if len(dst) != src.NBytes() {
-		return fmt.Errorf("memview: to contiguous: %d-byte destination for %v %s (%d bytes): %w",
-			len(dst), src.layout.Shape, src.dt, src.NBytes(), ErrInvalid)
+		return fmt.Errorf("memview: to contiguous: %d-byte destination for %s %s (%d bytes): %w",
+			len(dst), tuple(src.layout.Shape), src.dt, src.NBytes(), ErrInvalid)
 	}
 	if len(dst) == 0 {
 		return nil
@@ -52,8 +52,8 @@ func FromContiguous(dst *Array, src []byte, order byte) error {
 		return fmt.Errorf("memview: from contiguous into a read-only array: %w", ErrReadOnly)
 	}
 	if len(src) != dst.NBytes() {
-		return fmt.Errorf("memview: from contiguous: %d-byte source for %v %s (%d bytes): %w",
-			len(src), dst.layout.Shape, dst.dt, dst.NBytes(), ErrInvalid)
+		return fmt.Errorf("memview: from contiguous: %d-byte source for %s %s (%d bytes): %w",
+			len(src), tuple(dst.layout.Shape), dst.dt, dst.NBytes(), ErrInvalid)
 	}
 	if len(src) == 0 {
 		return nil

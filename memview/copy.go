@@ -77,7 +77,7 @@ func CopyData(dst, src *Array) error {
 		return err
 	}
 	if !slices.Equal(dst.layout.Shape, src.layout.Shape) {
-		return fmt.Errorf("memview: copy data of shape %v into shape %v: %w", src.layout.Shape, dst.layout.Shape, ErrInvalid)
+		return fmt.Errorf("memview: copy data of shape %s into shape %s: %w", tuple(src.layout.Shape), tuple(dst.layout.Shape), ErrInvalid)
 	}
 	assign(dst.Pointer(), dst.layout.Strides, src.Pointer(), src.layout.Strides, dst.layout.Shape, dst.dt.Itemsize())
 	return nil
@@ -91,7 +91,7 @@ func checkCopy(dst, src *Array) error {
 	if err := src.hostAlive(); err != nil {
 		return err
 	}
-	if dst.dt != src.dt {
+	if !dst.dt.SameLayout(src.dt) {
 		return fmt.Errorf("memview: copy of %s into %s: %w", src.dt, dst.dt, ErrType)
 	}
 	if dst.readonly {
@@ -198,7 +198,7 @@ func broadcastStrides(src Layout, shape []int) ([]int, error) {
 		sShape, sStrides = sShape[1:], sStrides[1:]
 	}
 	if len(sShape) > len(shape) {
-		return nil, fmt.Errorf("memview: could not broadcast input array from shape %v into shape %v: %w", src.Shape, shape, ErrInvalid)
+		return nil, fmt.Errorf("memview: could not broadcast input array from shape %s into shape %s: %w", tuple(src.Shape), tuple(shape), ErrInvalid)
 	}
 	out := make([]int, len(shape))
 	lead := len(shape) - len(sShape)
@@ -210,7 +210,7 @@ func broadcastStrides(src Layout, shape []int) ([]int, error) {
 		case n == 1:
 			out[k] = 0
 		default:
-			return nil, fmt.Errorf("memview: could not broadcast input array from shape %v into shape %v: %w", src.Shape, shape, ErrInvalid)
+			return nil, fmt.Errorf("memview: could not broadcast input array from shape %s into shape %s: %w", tuple(src.Shape), tuple(shape), ErrInvalid)
 		}
 	}
 	return out, nil

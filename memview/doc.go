@@ -17,6 +17,9 @@
 //     (byte-swapped numbers, records, strings, sub-arrays). ParseFormat reads
 //     the full struct grammar of PEP 3118 into an ItemDesc (fields with code,
 //     byte order, offset, size, repeat), which packs and unpacks one item.
+//     Every spelling of one layout has one canonical format
+//     (ItemDesc.Canonical) and one name; DType.SameLayout, not ==, decides
+//     whether two DTypes are the same item type.
 //   - Layout is shape, strides and offset, validated once against the buffer.
 //   - Array is a DType and a Layout over a Buffer, with NumPy basic indexing,
 //     Transpose, Reshape, BroadcastTo, Copy, CopyInto, CopyData and element

@@ -2,6 +2,7 @@ package memview
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -87,9 +88,11 @@ func (d DType) IsValid() bool {
 	return (d.id != 0 && int(d.id) < len(dtypeTable)) || (d.id == formatID && d.ft != nil)
 }
 
-// Name returns the NumPy name, such as "float64"; for a format type its
-// typestr (">f8", "|S5") or, for records and other compound items, its
-// format; "invalid" for the zero DType.
+// Name returns the NumPy name, such as "float64". A format type has the name
+// of its layout, the same for every spelling of it: a basic type's name when
+// its layout is one ("1d" is "float64"), else its typestr (">f8", "|S5",
+// "<c4"), else, for records and other compound items, its canonical format
+// (see ItemDesc.Canonical). "invalid" for the zero DType.
 func (d DType) Name() string {
 	if !d.IsValid() {
 		return "invalid"
@@ -129,7 +132,7 @@ var dtypeNames = map[string]DType{
 	"int8": Int8, "byte": Int8, "b": Int8,
 	"int16": Int16, "short": Int16, "h": Int16,
 	"int32": Int32, "intc": Int32, "i": Int32,
-	"int64": Int64, "int": Int64, "int_": Int64, "long": Int64, "longlong": Int64, "intp": Int64, "l": Int64, "q": Int64, "p": Int64,
+	"int64": Int64, "int": Int64, "int_": Int64, "long": Int64, "longlong": Int64, "intp": Int64, "l": Int64, "q": Int64,
 	"uint8": Uint8, "ubyte": Uint8, "B": Uint8,
 	"uint16": Uint16, "ushort": Uint16, "H": Uint16,
 	"uint32": Uint32, "uintc": Uint32, "I": Uint32,
@@ -148,6 +151,12 @@ var dtypeNames = map[string]DType{
 // or any PEP 3118 format DTypeFromFormat accepts ("T{<i:a:<d:b:}"). An unknown
 // name wraps ErrType.
 func ParseDType(s string) (DType, error) {
+	if len(s) == 2 && strings.IndexByte("<>=!", s[0]) >= 0 && (s[1] == 'l' || s[1] == 'L') {
+		// NumPy reads "<l" as a C long (8 bytes here), a PEP 3118 format as a
+		// standard-size long (4 bytes): refuse rather than pick one silently.
+		return DType{}, fmt.Errorf("memview: data type %q is ambiguous: NumPy reads it as %d bytes (C long), "+
+			"a PEP 3118 format as 4; write %q or %q: %w", s, longSize, numpyName(s[1], 8), numpyName(s[1], 4), ErrType)
+	}
 	body, swapped := s, false
 	if len(s) > 1 {
 		switch s[0] {
@@ -161,21 +170,51 @@ func ParseDType(s string) (DType, error) {
 	if !ok {
 		d, ok = parseKindSize(body)
 	}
+	if !ok && body == "c4" { // complex32, a format type: the typestr "<c4" names "Ze"
+		if swapped {
+			return formatDType(">Ze")
+		}
+		return formatDType("<Ze")
+	}
 	if !ok && len(body) > 1 && body[0] == 'S' && strings.TrimLeft(body[1:], "0123456789") == "" && body[1] != '0' {
 		return formatDType(body[1:] + "s") // NumPy's bytes typestr "|S5": the format "5s"
 	}
 	if !ok {
-		if s != "" {
-			if f, err := DTypeFromFormat(s); err == nil {
-				return f, nil
-			}
+		if s == "" {
+			return DType{}, fmt.Errorf("memview: data type \"\" not understood: %w", ErrType)
 		}
-		return DType{}, fmt.Errorf("memview: unknown dtype %q (not a NumPy name, typestr or PEP 3118 format): %w", s, ErrType)
+		f, err := DTypeFromFormat(s)
+		if err != nil {
+			return DType{}, fmt.Errorf("memview: data type %s not understood (not a NumPy name or typestr; as a PEP 3118 format: %v): %w", quote(s), err, ErrType)
+		}
+		return f, nil
 	}
 	if swapped && d.Itemsize() > 1 {
 		return formatDType(">" + standardCode(d.Kind(), d.Itemsize()))
 	}
 	return d, nil
+}
+
+// numpyName names the integer of size bytes, signed for code 'l', unsigned
+// for 'L'.
+func numpyName(code byte, size int) string {
+	if code == 'L' {
+		return "uint" + strconv.Itoa(8*size)
+	}
+	return "int" + strconv.Itoa(8*size)
+}
+
+// ParseDTypeOrFormat parses s as a PEP 3118 format first (DTypeFromFormat),
+// and as a NumPy name or typestr (ParseDType) only if it is not one: the
+// reading of item descriptors, where "<l" is struct's 4-byte long and "p" a
+// Pascal string.
+func ParseDTypeOrFormat(s string) (DType, error) {
+	if s != "" {
+		if d, err := DTypeFromFormat(s); err == nil {
+			return d, nil
+		}
+	}
+	return ParseDType(s)
 }
 
 // parseKindSize parses a kind character followed by a size in bytes ("f8").

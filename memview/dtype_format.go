@@ -13,48 +13,58 @@ import (
 const formatID = uint8(len(dtypeTable))
 
 // formatType is what a format DType knows; one per distinct format string
-// (interned, so that DTypes of equal formats compare equal).
+// (interned, so that DTypes of equal formats compare equal with ==; DTypes of
+// different spellings of one layout are SameLayout, and have the same name).
 type formatType struct {
-	format  string
-	desc    *ItemDesc
-	name    string // NumPy-style: ">f8", "|S5", or the format itself for records
-	typestr string // array-interface typestr: ">f8", "|S5", "|V12"
-	kind    byte   // 'b', 'i', 'u', 'f', 'c', 'S' or 'V'
+	format    string
+	desc      *ItemDesc
+	canonical string // desc.Canonical()
+	basic     DType  // the basic DType of the same layout, if there is one
+	name      string // the layout's one name: a basic name ("float64"), a typestr (">f8", "|S5") or the canonical format
+	typestr   string // array-interface typestr: ">f8", "|S5", "|V12"
+	kind      byte   // 'b', 'i', 'u', 'f', 'c', 'S' or 'V'
 }
 
 var formatTypes sync.Map // format string -> *formatType
 
-// formatDType returns the DType of a PEP 3118 format that is not one of the
-// basic types. Errors wrap ErrType: a format ParseFormat refuses (its message
-// says why), or an item of zero bytes.
+// formatDType returns the DType of a PEP 3118 format that is not spelled as
+// one of the basic types. Errors wrap ErrType: a format ParseFormat refuses
+// (its message says why), or an item of zero bytes.
+//
+// Its name is the same for every spelling of its layout: the basic type's
+// name when the layout is a basic type's ("1d", "d " and "=d" are
+// "float64"), else the typestr of a single number or byte string (">f8",
+// "<c4", "|S3"), else the canonical format ("T{<i:a:d:b:}"). ParseDType
+// reads every such name back to a DType of the same layout.
 func formatDType(format string) (DType, error) {
 	if ft, ok := formatTypes.Load(format); ok {
 		return DType{id: formatID, ft: ft.(*formatType)}, nil
 	}
 	desc, err := ParseFormat(format)
 	if err != nil {
-		return DType{}, fmt.Errorf("memview: unsupported buffer format %q (%v): %w", format, err, ErrType)
+		return DType{}, fmt.Errorf("memview: unsupported buffer format %s: %v: %w", quote(format), err, ErrType)
 	}
 	if desc.Size == 0 {
-		return DType{}, fmt.Errorf("memview: format %q describes items of 0 bytes: %w", format, ErrType)
+		return DType{}, fmt.Errorf("memview: format %s describes items of 0 bytes: %w", quote(format), ErrType)
 	}
-	ft := &formatType{format: format, desc: desc, name: format, typestr: "|V" + strconv.Itoa(desc.Size), kind: 'V'}
-	if len(desc.Fields) == 1 && desc.Fields[0].Name == "" && desc.Fields[0].Offset == 0 && desc.Fields[0].Shape == nil {
-		f := desc.Fields[0]
-		order := byte('<')
-		if f.Order == Big {
-			order = '>'
-		}
-		if f.Size == 1 {
+	canon := desc.Canonical()
+	ft := &formatType{format: format, desc: desc, canonical: canon, name: canon,
+		typestr: "|V" + strconv.Itoa(desc.Size), kind: 'V'}
+	if b, ok := basicWithCanonical(canon); ok {
+		ft.basic, ft.name, ft.typestr, ft.kind = b, b.Name(), b.Typestr(), b.Kind()
+	} else if f, ok := desc.single(); ok && f.Record == nil {
+		code, size, dims := canonLeaf(f)
+		order := orderChar(f.Order)
+		if size == 1 {
 			order = '|'
 		}
-		if k := fieldKind(f.Code); k != 0 && f.Repeat == 1 && f.Size == desc.Size {
-			ft.kind = k
-			ft.typestr = string(order) + string(k) + strconv.Itoa(f.Size)
+		switch k := fieldKind(f.Code); {
+		case dims != nil:
+		case code == "s":
+			ft.kind, ft.typestr = 'S', "|S"+strconv.Itoa(size)
 			ft.name = ft.typestr
-		} else if (f.Code == "s" || f.Code == "c") && f.Size*f.Repeat == desc.Size {
-			ft.kind = 'S'
-			ft.typestr = "|S" + strconv.Itoa(desc.Size)
+		case k != 0:
+			ft.kind, ft.typestr = k, string(order)+string(k)+strconv.Itoa(size)
 			ft.name = ft.typestr
 		}
 	}

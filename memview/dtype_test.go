@@ -111,12 +111,12 @@ func TestFormatDTypes(t *testing.T) {
 		{">h", ">i2", ">i2", 'i', 2},
 		{"!I", ">u4", ">u4", 'u', 4},
 		{">Zd", ">c16", ">c16", 'c', 16},
-		{">?", "|b1", "|b1", 'b', 1},
+		{">?", "bool", "|b1", 'b', 1}, // the layout of Bool: its name
 		{"5s", "|S5", "|S5", 'S', 5},
-		{"T{i:a:=d:b:}", "T{i:a:=d:b:}", "|V12", 'V', 12},
-		{"T{i:a:xxxxd:b:}", "T{i:a:xxxxd:b:}", "|V16", 'V', 16},
-		{"(2,3)d", "(2,3)d", "|V48", 'V', 48},
-		{"dd", "dd", "|V16", 'V', 16},
+		{"T{i:a:=d:b:}", "<T{i:a:d:b:}", "|V12", 'V', 12}, // compound items: the canonical format
+		{"T{i:a:xxxxd:b:}", "<T{i:a:4xd:b:}", "|V16", 'V', 16},
+		{"(2,3)d", "<(2,3)d", "|V48", 'V', 48},
+		{"dd", "<T{dd}", "|V16", 'V', 16},
 	} {
 		t.Run(tc.format, func(t *testing.T) {
 			d, err := DTypeFromFormat(tc.format)

@@ -60,7 +60,7 @@ func (a *Array) Float64(idx ...int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	switch a.dt {
+	switch a.dt.basicOf() {
 	case Bool:
 		if *(*uint8)(p) != 0 {
 			return 1, nil
@@ -105,7 +105,7 @@ func (a *Array) SetFloat64(v float64, idx ...int) error {
 	if err != nil {
 		return err
 	}
-	switch a.dt {
+	switch a.dt.basicOf() {
 	case Bool:
 		var b uint8
 		if v != 0 {

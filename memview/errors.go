@@ -3,6 +3,9 @@ package memview
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // Sentinel errors. Every error returned by this package wraps exactly one of
@@ -39,6 +42,33 @@ var (
 	// Python: MemoryError.
 	ErrNoMemory = errors.New("out of memory")
 )
+
+// tuple writes dims as Python writes a tuple of ints — "(3, 4)", "(5,)", "()" —
+// the way shapes, strides and axes read in messages that reach Python users.
+func tuple(dims []int) string {
+	if len(dims) == 1 {
+		return "(" + strconv.Itoa(dims[0]) + ",)"
+	}
+	parts := make([]string, len(dims))
+	for i, d := range dims {
+		parts[i] = strconv.Itoa(d)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// quote writes a user's string for an error message, as %q does, cut to
+// about 80 bytes (at a character boundary) so that a long one does not drown
+// the message.
+func quote(s string) string {
+	if len(s) > 80 {
+		k := 77
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		return strconv.Quote(s[:k]) + "..."
+	}
+	return strconv.Quote(s)
+}
 
 // exactError is an error whose message is given in full (it does not end in
 // the sentinel's text) but which still unwraps to a sentinel. It is used where

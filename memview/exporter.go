@@ -165,14 +165,14 @@ func (r Request) Check(a *Array) error {
 	c, f := l.CContiguous(), l.FContiguous()
 	switch {
 	case r.Has(ReqCContiguous) && !c:
-		return fmt.Errorf("memview: request %v: the array (shape %v, strides %v) is not C-contiguous: %w", r, l.Shape, l.Strides, ErrInvalid)
+		return fmt.Errorf("memview: request %v: the array (shape %s, strides %s) is not C-contiguous: %w", r, tuple(l.Shape), tuple(l.Strides), ErrInvalid)
 	case r.Has(ReqFContiguous) && !f:
-		return fmt.Errorf("memview: request %v: the array (shape %v, strides %v) is not Fortran-contiguous: %w", r, l.Shape, l.Strides, ErrInvalid)
+		return fmt.Errorf("memview: request %v: the array (shape %s, strides %s) is not Fortran-contiguous: %w", r, tuple(l.Shape), tuple(l.Strides), ErrInvalid)
 	case r.Has(ReqAnyContiguous) && !c && !f:
-		return fmt.Errorf("memview: request %v: the array (shape %v, strides %v) is not contiguous: %w", r, l.Shape, l.Strides, ErrInvalid)
+		return fmt.Errorf("memview: request %v: the array (shape %s, strides %s) is not contiguous: %w", r, tuple(l.Shape), tuple(l.Strides), ErrInvalid)
 	// Without strides the consumer assumes C order.
 	case !r.Has(ReqStrides) && !c:
-		return fmt.Errorf("memview: request %v has no strides, and the array (shape %v, strides %v) is not C-contiguous: %w", r, l.Shape, l.Strides, ErrInvalid)
+		return fmt.Errorf("memview: request %v has no strides, and the array (shape %s, strides %s) is not C-contiguous: %w", r, tuple(l.Shape), tuple(l.Strides), ErrInvalid)
 	// Without a shape the consumer sees unsigned bytes: a format contradicts it.
 	case !r.Has(ReqND) && r.Has(ReqFormat):
 		return fmt.Errorf("memview: request %v: cannot cast to unsigned bytes if the format flag is present: %w", r, ErrInvalid)

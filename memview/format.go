@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ByteOrder is the byte order of one field of an item.
@@ -174,7 +175,7 @@ var formatCodes = map[string]formatCode{
 //     opaque bytes. A named zero-count item ("0i:z:") is a field of shape
 //     [0]; an unnamed one only aligns.
 //
-// Field names must be non-empty and unique within a record. Records may nest
+// Field names must be non-empty, valid UTF-8 and unique within a record. Records may nest
 // 64 deep, a sub-array may have 64 dimensions, expanding arrays of records
 // may give at most 65536 components, and at most 65536 of the values Unpack
 // makes may hold no bytes (zero-size elements, rows of an empty sub-array),
@@ -201,11 +202,7 @@ type formatParser struct {
 
 // errorf returns an ErrInvalid error about the byte at index at.
 func (p *formatParser) errorf(at int, format string, args ...any) error {
-	q := p.s
-	if len(q) > 80 {
-		q = q[:77] + "..."
-	}
-	return fmt.Errorf("memview: format %q at byte %d: %s: %w", q, at, fmt.Sprintf(format, args...), ErrInvalid)
+	return fmt.Errorf("memview: format %s at byte %d: %s: %w", quote(p.s), at, fmt.Sprintf(format, args...), ErrInvalid)
 }
 
 // isFormatSpace reports whether c is whitespace the struct module skips.
@@ -404,6 +401,9 @@ func (p *formatParser) item() (f Field, isField bool, align int, cost itemCost, 
 			return f, false, 0, cost, p.errorf(p.pos, "empty field name")
 		}
 		f.Name = p.s[p.pos+1 : p.pos+1+end]
+		if !utf8.ValidString(f.Name) {
+			return f, false, 0, cost, p.errorf(p.pos+1, "field name is not valid UTF-8")
+		}
 		p.nameAt = p.pos + 1
 		p.pos += end + 2
 	}

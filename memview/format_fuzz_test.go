@@ -69,6 +69,7 @@ func FuzzParseFormat(f *testing.F) {
 		if canon2 := d2.Format(); canon2 != canon {
 			t.Fatalf("Format is not canonical: %q -> %q -> %q", s, canon, canon2)
 		}
+		checkCanonical(t, s, d)
 		// Zeros unpack to zero values, which pack back to zeros. ParseFormat
 		// bounds the values that hold no bytes, so a small Size keeps this
 		// cheap whatever the format.
@@ -88,4 +89,37 @@ func FuzzParseFormat(f *testing.F) {
 			t.Fatalf("ParseFormat(%q): Pack(Unpack(zeros)) = %x", s, out)
 		}
 	})
+}
+
+// checkCanonical checks the canonical form of a parsed format: it parses to
+// an item of the same size whose canonical form is the same string, and the
+// DType of the format (when it has one) has a name that ParseDType reads
+// back to a DType of the same layout.
+func checkCanonical(t *testing.T, s string, d *ItemDesc) {
+	c := d.Canonical()
+	d3, err := ParseFormat(c)
+	if err != nil {
+		t.Fatalf("Canonical(%q) = %q does not parse: %v", s, c, err)
+	}
+	if d3.Size != d.Size {
+		t.Fatalf("Canonical(%q) = %q has size %d, want %d", s, c, d3.Size, d.Size)
+	}
+	if c3 := d3.Canonical(); c3 != c {
+		t.Fatalf("Canonical is not a fixed point: %q -> %q -> %q", s, c, c3)
+	}
+	dt, err := DTypeFromFormat(s)
+	if err != nil {
+		if !errors.Is(err, ErrType) {
+			t.Fatalf("DTypeFromFormat(%q): error %v does not wrap ErrType", s, err)
+		}
+		return
+	}
+	back, err := ParseDType(dt.Name())
+	if err != nil {
+		t.Fatalf("DTypeFromFormat(%q).Name() = %q does not parse: %v", s, dt.Name(), err)
+	}
+	if !back.SameLayout(dt) || back.Name() != dt.Name() {
+		t.Fatalf("DTypeFromFormat(%q): name %q reads back as %q (%q), not the same layout %q",
+			s, dt.Name(), back.Name(), back.Canonical(), dt.Canonical())
+	}
 }

@@ -149,14 +149,18 @@ func (a *Array) Index(idx ...Index) (*Array, error) {
 
 // index computes the layout selected by a basic-indexing key.
 func (l Layout) index(idx []Index) (Layout, error) {
-	consumed, ellipses := 0, 0
+	consumed, ellipses, ints, newAxes := 0, 0, 0, 0
 	for _, x := range idx {
 		switch x.Kind {
 		case IndexInt, IndexSlice:
 			consumed++
+			if x.Kind == IndexInt {
+				ints++
+			}
 		case IndexEllipsis:
 			ellipses++
 		case IndexNewAxis:
+			newAxes++
 		default:
 			return Layout{}, fmt.Errorf("memview: index item of unknown kind %d: %w", x.Kind, ErrIndex)
 		}
@@ -167,6 +171,9 @@ func (l Layout) index(idx []Index) (Layout, error) {
 	nd := l.NDim()
 	if consumed > nd {
 		return Layout{}, errorExact(ErrIndex, "memview: too many indices for array: array is %d-dimensional, but %d were indexed", nd, consumed)
+	}
+	if rd := nd - ints + newAxes; rd > MaxNDim {
+		return Layout{}, errorExact(ErrIndex, "memview: number of dimensions must be within [0, %d], indexing result would have %d", MaxNDim, rd)
 	}
 	out := Layout{Offset: l.Offset, Itemsize: l.Itemsize, Shape: []int{}, Strides: []int{}}
 	d := 0 // next axis of l

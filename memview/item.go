@@ -14,7 +14,7 @@ func (a *Array) Item(idx ...int) ([]any, error) {
 	}
 	vals, err := a.dt.Item().Unpack(b)
 	if err != nil {
-		return nil, fmt.Errorf("memview: item %v of %s: %w", idx, a.dt, err)
+		return nil, fmt.Errorf("memview: item %s of %s: %w", tuple(idx), a.dt, err)
 	}
 	if topRecord(a.dt.Item()) {
 		return vals[0].([]any), nil
@@ -43,7 +43,7 @@ func (a *Array) SetItem(vals []any, idx ...int) error {
 		vals = []any{vals}
 	}
 	if err := a.dt.Item().Pack(b, vals); err != nil {
-		return fmt.Errorf("memview: set item %v of %s: %w", idx, a.dt, err)
+		return fmt.Errorf("memview: set item %s of %s: %w", tuple(idx), a.dt, err)
 	}
 	return nil
 }

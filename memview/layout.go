@@ -42,7 +42,7 @@ var errInvalidLayout = &exactError{msg: "invalid layout", base: ErrInvalid}
 func NewLayout(shape, strides []int, offset, itemsize, extent int) (Layout, error) {
 	l := Layout{Offset: offset, Itemsize: itemsize}
 	fail := func(format string, args ...any) (Layout, error) {
-		prefix := fmt.Sprintf("memview: layout shape %v strides %v offset %d", shape, strides, offset)
+		prefix := fmt.Sprintf("memview: layout shape %s strides %s offset %d", tuple(shape), tuple(strides), offset)
 		return Layout{}, fmt.Errorf("%s %s: %w", prefix, fmt.Sprintf(format, args...), errInvalidLayout)
 	}
 	switch {
@@ -158,13 +158,13 @@ func ContiguousStrides(shape []int, itemsize int, order byte) ([]int, error) {
 		}
 		n := shape[k]
 		if n < 0 {
-			return nil, fmt.Errorf("memview: shape %v has a negative dimension: %w", shape, ErrInvalid)
+			return nil, fmt.Errorf("memview: negative dimensions are not allowed: shape %s: %w", tuple(shape), ErrInvalid)
 		}
 		strides[k] = sd
 		if n > 0 {
 			var ok bool
 			if sd, ok = mulInt(sd, n); !ok {
-				return nil, fmt.Errorf("memview: shape %v with itemsize %d overflows: %w", shape, itemsize, ErrInvalid)
+				return nil, fmt.Errorf("memview: shape %s with itemsize %d overflows: %w", tuple(shape), itemsize, ErrInvalid)
 			}
 		}
 	}

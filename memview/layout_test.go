@@ -80,7 +80,7 @@ func ones(n int) []int {
 
 func TestNewLayoutMessage(t *testing.T) {
 	_, err := NewLayout([]int{4, 6}, []int{48, 8}, 8, 8, 192)
-	want := "memview: layout shape [4 6] strides [48 8] offset 8 reaches byte 200 of a 192-byte buffer: invalid layout"
+	want := "memview: layout shape (4, 6) strides (48, 8) offset 8 reaches byte 200 of a 192-byte buffer: invalid layout"
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %q, want %q", err, want)
 	}

@@ -3,7 +3,7 @@ package memview
 import "fmt"
 
 // errReshapeCopy is returned when a reshape cannot be a view.
-var errReshapeCopy = errorExact(ErrInvalid, "memview: reshape of a non-contiguous view needs a copy; call Copy first")
+var errReshapeCopy = errorExact(ErrInvalid, "memview: reshape of a non-contiguous view needs a copy; copy the array first")
 
 // Reshape returns a view with a new shape of the same size, in C order. One
 // dim may be -1 and is inferred. Sizes that do not match wrap ErrInvalid.
@@ -13,7 +13,7 @@ var errReshapeCopy = errorExact(ErrInvalid, "memview: reshape of a non-contiguou
 // _attempt_nocopy_reshape succeeds (axes of size 1 are ignored, and each group
 // of old axes that is merged or split must be contiguous within itself).
 // Otherwise the error wraps ErrInvalid and reads "memview: reshape of a
-// non-contiguous view needs a copy; call Copy first".
+// non-contiguous view needs a copy; copy the array first".
 func (a *Array) Reshape(shape ...int) (*Array, error) {
 	if err := a.alive(); err != nil {
 		return nil, err
@@ -45,25 +45,25 @@ func resolveShape(shape []int, size int, old []int) ([]int, error) {
 	for k, n := range shape {
 		switch {
 		case n == -1 && unknown >= 0:
-			return nil, fmt.Errorf("memview: reshape to %v: can only specify one unknown dimension: %w", shape, ErrInvalid)
+			return nil, fmt.Errorf("memview: reshape to %s: can only specify one unknown dimension: %w", tuple(shape), ErrInvalid)
 		case n == -1:
 			unknown = k
 		case n < 0:
-			return nil, fmt.Errorf("memview: reshape to %v: negative dimension: %w", shape, ErrInvalid)
+			return nil, fmt.Errorf("memview: reshape to %s: negative dimensions are not allowed: %w", tuple(shape), ErrInvalid)
 		default:
 			var ok bool
 			if known, ok = mulInt(known, n); !ok {
-				return nil, fmt.Errorf("memview: reshape to %v: shape is too large: %w", shape, ErrInvalid)
+				return nil, fmt.Errorf("memview: reshape to %s: shape is too large: %w", tuple(shape), ErrInvalid)
 			}
 		}
 	}
 	if unknown >= 0 {
 		if known == 0 || size%known != 0 {
-			return nil, fmt.Errorf("memview: cannot reshape array of size %d into shape %v: %w", size, shape, ErrInvalid)
+			return nil, fmt.Errorf("memview: cannot reshape array of size %d into shape %s: %w", size, tuple(shape), ErrInvalid)
 		}
 		out[unknown] = size / known
 	} else if known != size {
-		return nil, fmt.Errorf("memview: cannot reshape array of size %d (shape %v) into shape %v: %w", size, old, shape, ErrInvalid)
+		return nil, fmt.Errorf("memview: cannot reshape array of size %d into shape %s (the array has shape %s): %w", size, tuple(shape), tuple(old), ErrInvalid)
 	}
 	return out, nil
 }

@@ -23,7 +23,7 @@ func TestReshape(t *testing.T) {
 		{"flatten infer", nil, false, []int{-1}, []int{24}, []int{8}, 0, nil, ""},
 		{"transposed split", nil, true, []int{6, 2, 2}, []int{6, 2, 2}, []int{8, 96, 48}, 0, nil, ""},
 		{"transposed flatten needs copy", nil, true, []int{24}, nil, nil, 0, ErrInvalid,
-			"memview: reshape of a non-contiguous view needs a copy; call Copy first"},
+			"memview: reshape of a non-contiguous view needs a copy; copy the array first"},
 		{"every other column merges", []Index{Full(), SliceStep(2)}, false, []int{12}, []int{12}, []int{16}, 0, nil, ""},
 		{"first columns cannot merge", []Index{Full(), Slice(0, 3, 1)}, false, []int{12}, nil, nil, 0, ErrInvalid, ""},
 		{"first columns split rows", []Index{Full(), Slice(0, 3, 1)}, false, []int{2, 2, 3}, []int{2, 2, 3}, []int{96, 48, 8}, 0, nil, ""},

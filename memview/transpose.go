@@ -18,18 +18,18 @@ func (a *Array) Transpose(axes ...int) (*Array, error) {
 		}
 	} else {
 		if len(axes) != nd {
-			return nil, fmt.Errorf("memview: transpose axes %v do not match an array of %d dimensions: %w", axes, nd, ErrInvalid)
+			return nil, fmt.Errorf("memview: axes don't match array: axes %s for an array of %d dimensions: %w", tuple(axes), nd, ErrInvalid)
 		}
 		seen := make([]bool, nd)
 		for k, ax := range axes {
 			if ax < -nd || ax >= nd {
-				return nil, fmt.Errorf("memview: transpose axis %d is out of bounds for an array of %d dimensions: %w", ax, nd, ErrInvalid)
+				return nil, fmt.Errorf("memview: axis %d is out of bounds for array of dimension %d: %w", ax, nd, ErrInvalid)
 			}
 			if ax < 0 {
 				ax += nd
 			}
 			if seen[ax] {
-				return nil, fmt.Errorf("memview: transpose axes %v repeat axis %d: %w", axes, ax, ErrInvalid)
+				return nil, fmt.Errorf("memview: repeated axis in transpose: axes %s repeat axis %d: %w", tuple(axes), ax, ErrInvalid)
 			}
 			seen[ax] = true
 			perm[k] = ax

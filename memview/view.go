@@ -94,7 +94,7 @@ func NewView[T Element](a *Array) (View[T], error) {
 	if err := a.hostAlive(); err != nil {
 		return View[T]{}, err
 	}
-	if dt := DTypeOf[T](); a.dt != dt {
+	if dt := DTypeOf[T](); !a.dt.SameLayout(dt) {
 		return View[T]{}, fmt.Errorf("memview: a View[%T] needs a %s array, not %s: %w", z, dt, a.dt, ErrType)
 	}
 	l := a.layout
@@ -106,8 +106,8 @@ func NewView[T Element](a *Array) (View[T], error) {
 			}
 		}
 		if !aligned {
-			return View[T]{}, fmt.Errorf("memview: a View[%T] needs elements aligned to %d bytes; the array (offset %d, strides %v) has some that are not (read them with ItemBytes): %w",
-				z, align, l.Offset, l.Strides, ErrInvalid)
+			return View[T]{}, fmt.Errorf("memview: a View[%T] needs elements aligned to %d bytes; the array (offset %d, strides %s) has some that are not (read them with ItemBytes): %w",
+				z, align, l.Offset, tuple(l.Strides), ErrInvalid)
 		}
 	}
 	return View[T]{&viewCore{
@@ -117,7 +117,7 @@ func NewView[T Element](a *Array) (View[T], error) {
 		shape:    append([]int{}, l.Shape...),
 		strides:  append([]int{}, l.Strides...),
 		readonly: a.readonly,
-		boolean:  a.dt == Bool,
+		boolean:  a.dt.SameLayout(Bool),
 	}}, nil
 }
 

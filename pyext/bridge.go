@@ -47,18 +47,21 @@ func fillMeta(a *memview.Array, m *C.mv_meta) {
 	m.handle = C.uintptr_t(newHandle(a))
 }
 
-// putDType writes dt's format, name and typestr into m. A format too long for
-// m.format goes to m.long_format, malloc'd here and freed by the C receiver;
-// it is made last, after everything that can fail.
+// putDType writes dt's format, name and typestr into m. A format or name too
+// long for m.format or m.dtype goes to m.long_format or m.long_dtype,
+// malloc'd here and freed by the C receiver; they are made last, after
+// everything that can fail.
 func putDType(m *C.mv_meta, dt memview.DType) {
 	format, name := dt.Format(), dt.Name()
-	m.long_format = nil
-	m.dtype_is_format = cbool(name == format && len(name) >= len(m.dtype))
+	m.long_format, m.long_dtype = nil, nil
 	putString(unsafe.Pointer(&m.dtype[0]), len(m.dtype), name)
 	putString(unsafe.Pointer(&m.typestr[0]), len(m.typestr), dt.Typestr())
 	putString(unsafe.Pointer(&m.format[0]), len(m.format), format)
 	if len(format) >= len(m.format) {
 		m.long_format = C.CString(format)
+	}
+	if len(name) >= len(m.dtype) {
+		m.long_dtype = C.CString(name)
 	}
 }
 
@@ -140,10 +143,19 @@ func mvgo_wrap_device(ptr C.uintptr_t, ndim C.int, shape, strides *C.int64_t, ty
 	return finish(a, err, m, e)
 }
 
+// parseDType parses a dtype string from C: a PEP 3118 format first when
+// asFormat is set (memview.ParseDTypeOrFormat), else a dtype name first.
+func parseDType(name *C.char, asFormat C.int) (memview.DType, error) {
+	if asFormat != 0 {
+		return memview.ParseDTypeOrFormat(C.GoString(name))
+	}
+	return memview.ParseDType(C.GoString(name))
+}
+
 //export mvgo_dtype_info
-func mvgo_dtype_info(name *C.char, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+func mvgo_dtype_info(name *C.char, asFormat C.int, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	dt, err := memview.ParseDType(C.GoString(name))
+	dt, err := parseDType(name, asFormat)
 	if err != nil {
 		return setErr(e, err)
 	}

@@ -48,8 +48,8 @@ typedef struct {
     int32_t f_contig;
     char format[16];  /* PEP 3118 format of one item, when shorter than 16 bytes */
     char *long_format; /* else the format, malloc'd by Go: the receiver frees it */
-    int32_t dtype_is_format; /* the dtype's name is its format (records) */
-    char dtype[16];   /* NumPy name (unless dtype_is_format) */
+    char dtype[16];   /* the layout's name ("float64", ">f8", a canonical format), when shorter than 16 bytes */
+    char *long_dtype; /* else the name, malloc'd by Go: the receiver frees it */
     char typestr[16]; /* array-interface typestr */
     int32_t device_kind; /* MV_DEV_* */
     int32_t device_id;

@@ -33,7 +33,7 @@ typedef struct {
     const int64_t *pending; /* CUDA memory: the shared word naming the stream with pending work
                              * on the memory (CAI "stream", 0 for none); NULL otherwise */
     char *format;          /* fmt_inline, or a PyMem copy of a long format */
-    char *dtype;           /* dtype_inline, or format for record dtypes */
+    char *dtype;           /* dtype_inline, or a PyMem copy of a long name */
     char fmt_inline[16];
     char dtype_inline[16];
     char typestr[16];
@@ -61,6 +61,9 @@ int mv_is_array(PyObject *o);
 /* mv_new_array wraps Go metadata in a new array object (stealing the Go handle; on
  * failure the handle is released). base may be NULL. */
 PyObject *mv_new_array(const mv_meta *m, PyObject *base);
+/* mv_take_string returns a PyMem copy of s, a string malloc'd by Go, and frees
+ * s; NULL if s is NULL or memory ran out. */
+char *mv_take_string(char *s);
 /* mv_raise turns an mv_err into a Python exception; returns NULL. */
 PyObject *mv_raise(const mv_err *e);
 /* mv_check_live raises ValueError for a released array; returns 0 if live. */

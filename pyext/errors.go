@@ -8,6 +8,8 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/memview/memview/cuda"
@@ -47,13 +49,38 @@ func setErr(e *C.mv_err, err error) C.int {
 		return -1
 	}
 	e.kind = kindOf(err)
-	putString(unsafe.Pointer(&e.msg[0]), len(e.msg), err.Error())
+	putString(unsafe.Pointer(&e.msg[0]), len(e.msg), pyMessage(err))
 	return -1
 }
 
-// putString copies s into a C char array of size n, NUL-terminated and truncated.
+// sentinels are the errors Go callers classify memview's errors by; their text
+// ("invalid argument", ...) ends every message for Go's errors.Is, and says
+// nothing a Python user needs: the exception type carries it.
+var sentinels = []error{memview.ErrInvalid, memview.ErrType, memview.ErrIndex, memview.ErrReadOnly,
+	memview.ErrExported, memview.ErrReleased, memview.ErrNoMemory}
+
+// pyMessage is err's message as Python shows it: without the sentinels' text,
+// and with one "memview: " prefix where Go wrapped one context in another
+// ("memview.from_buffer: memview: format ..." reads "memview.from_buffer: format ...").
+func pyMessage(err error) string {
+	s := err.Error()
+	for _, x := range sentinels {
+		s = strings.ReplaceAll(s, ": "+x.Error(), "")
+	}
+	return strings.ReplaceAll(s, ": memview: ", ": ")
+}
+
+// putString copies s into a C char array of size n, NUL-terminated and
+// truncated at a character boundary (Python decodes it as UTF-8).
 func putString(dst unsafe.Pointer, n int, s string) {
 	b := unsafe.Slice((*byte)(dst), n)
+	if len(s) > n-1 {
+		k := n - 1
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		s = s[:k]
+	}
 	k := copy(b[:n-1], s)
 	b[k] = 0
 }

@@ -18,10 +18,10 @@ array_getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
     MVArray *a = (MVArray *)self;
     view->obj = NULL; /* the rule: obj is NULL whenever we fail */
-    if (a->handle == 0) {
-        PyErr_SetString(PyExc_BufferError, "memview: operation on a released array");
+    /* A released (or never made) array refuses every operation with ValueError,
+     * as a released memoryview does. */
+    if (mv_check_live(a) < 0)
         return -1;
-    }
     /* Protocols follow the device: the buffer protocol serves host memory only. */
     if (a->device_kind == MV_DEV_CUDA) {
         PyErr_Format(PyExc_BufferError,
@@ -110,6 +110,8 @@ array_dealloc(PyObject *self)
     PyMem_Free(a->shape);
     if (a->format != NULL && a->format != a->fmt_inline)
         PyMem_Free(a->format);
+    if (a->dtype != NULL && a->dtype != a->dtype_inline)
+        PyMem_Free(a->dtype);
     freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
     tp_free(self);
     Py_DECREF(tp);
@@ -118,11 +120,31 @@ array_dealloc(PyObject *self)
 int
 mv_check_live(MVArray *a)
 {
+    /* handle is 0 once released, and in a zeroed object (which Python cannot
+     * make: tp_new refuses); every other field is then unused. */
     if (a->handle == 0) {
         PyErr_SetString(PyExc_ValueError, "memview: operation on a released array");
         return -1;
     }
     return 0;
+}
+
+/* tp_new: arrays are made only by memview's functions (mv_new_array, which
+ * fills every field). Refusing here also makes object.__new__(cls) refuse
+ * ("not safe") for every subclass, so Python can never see a zeroed array. */
+static PyObject *
+array_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
+{
+    (void)args;
+    (void)kwds;
+    PyObject *name = PyType_GetName(tp);
+    if (name != NULL) {
+        PyErr_Format(PyExc_TypeError,
+                     "cannot create '%U' instances directly; use memview.empty, zeros, full, "
+                     "arange, from_buffer or asarray", name);
+        Py_DECREF(name);
+    }
+    return NULL;
 }
 
 /* ---- cached attributes (no Go calls) ---- */
@@ -144,25 +166,29 @@ ssize_tuple(const Py_ssize_t *v, int n)
     return t;
 }
 
+/* Every getter but `released` refuses a released array with ValueError, as
+ * memoryview's do; LIVE returns NULL from the getter when it is released. */
 #define A ((MVArray *)self)
-static PyObject *get_shape(PyObject *self, void *c) { return ssize_tuple(A->shape, A->ndim); }
-static PyObject *get_strides(PyObject *self, void *c) { return ssize_tuple(A->strides, A->ndim); }
-static PyObject *get_ndim(PyObject *self, void *c) { return PyLong_FromLong(A->ndim); }
-static PyObject *get_itemsize(PyObject *self, void *c) { return PyLong_FromSsize_t(A->itemsize); }
-static PyObject *get_nbytes(PyObject *self, void *c) { return PyLong_FromSsize_t(A->len); }
-static PyObject *get_size(PyObject *self, void *c) { return PyLong_FromSsize_t(A->itemsize ? A->len / A->itemsize : 0); }
-static PyObject *get_readonly(PyObject *self, void *c) { return PyBool_FromLong(A->readonly); }
-static PyObject *get_c_contig(PyObject *self, void *c) { return PyBool_FromLong(A->c_contig); }
-static PyObject *get_f_contig(PyObject *self, void *c) { return PyBool_FromLong(A->f_contig); }
-static PyObject *get_format(PyObject *self, void *c) { return PyUnicode_FromString(A->format); }
-static PyObject *get_dtype(PyObject *self, void *c) { return PyUnicode_FromString(A->dtype); }
-static PyObject *get_typestr(PyObject *self, void *c) { return PyUnicode_FromString(A->typestr); }
-static PyObject *get_ptr(PyObject *self, void *c) { return PyLong_FromVoidPtr(A->buf); }
-static PyObject *get_device(PyObject *self, void *c) { return PyUnicode_FromString(A->device); }
+#define LIVE if (mv_check_live(A) < 0) return NULL
+static PyObject *get_shape(PyObject *self, void *c) { LIVE; return ssize_tuple(A->shape, A->ndim); }
+static PyObject *get_strides(PyObject *self, void *c) { LIVE; return ssize_tuple(A->strides, A->ndim); }
+static PyObject *get_ndim(PyObject *self, void *c) { LIVE; return PyLong_FromLong(A->ndim); }
+static PyObject *get_itemsize(PyObject *self, void *c) { LIVE; return PyLong_FromSsize_t(A->itemsize); }
+static PyObject *get_nbytes(PyObject *self, void *c) { LIVE; return PyLong_FromSsize_t(A->len); }
+static PyObject *get_size(PyObject *self, void *c) { LIVE; return PyLong_FromSsize_t(A->itemsize ? A->len / A->itemsize : 0); }
+static PyObject *get_readonly(PyObject *self, void *c) { LIVE; return PyBool_FromLong(A->readonly); }
+static PyObject *get_c_contig(PyObject *self, void *c) { LIVE; return PyBool_FromLong(A->c_contig); }
+static PyObject *get_f_contig(PyObject *self, void *c) { LIVE; return PyBool_FromLong(A->f_contig); }
+static PyObject *get_format(PyObject *self, void *c) { LIVE; return PyUnicode_FromString(A->format); }
+static PyObject *get_dtype(PyObject *self, void *c) { LIVE; return PyUnicode_FromString(A->dtype); }
+static PyObject *get_typestr(PyObject *self, void *c) { LIVE; return PyUnicode_FromString(A->typestr); }
+static PyObject *get_ptr(PyObject *self, void *c) { LIVE; return PyLong_FromVoidPtr(A->buf); }
+static PyObject *get_device(PyObject *self, void *c) { LIVE; return PyUnicode_FromString(A->device); }
 static PyObject *get_exports(PyObject *self, void *c) { return PyLong_FromSsize_t(A->exports); }
 static PyObject *get_released(PyObject *self, void *c) { return PyBool_FromLong(A->handle == 0); }
 static PyObject *get_base(PyObject *self, void *c)
 {
+    LIVE;
     PyObject *b = A->base ? A->base : Py_None;
     Py_INCREF(b);
     return b;
@@ -175,14 +201,13 @@ static PyObject *
 get_cai(PyObject *self, void *c)
 {
     MVArray *a = A;
+    LIVE;
     if (a->device_kind != MV_DEV_CUDA && a->device_kind != MV_DEV_CUDA_MANAGED) {
         PyErr_SetString(PyExc_AttributeError,
                         "memview: arrays in host memory have no __cuda_array_interface__; "
                         "use the buffer protocol");
         return NULL;
     }
-    if (mv_check_live(a) < 0)
-        return NULL;
     PyObject *shape = ssize_tuple(a->shape, a->ndim);
     PyObject *strides = NULL;
     if (shape == NULL)
@@ -202,7 +227,7 @@ get_cai(PyObject *self, void *c)
     long long pending = a->pending ? (long long)__atomic_load_n(a->pending, __ATOMIC_ACQUIRE) : 0;
     PyObject *stream;
     if (pending != 0)
-        stream = PyLong_FromLongLong(pending);
+        stream = PyLong_FromUnsignedLongLong((unsigned long long)pending);
     else {
         Py_INCREF(Py_None);
         stream = Py_None;
@@ -217,6 +242,7 @@ get_cai(PyObject *self, void *c)
                                 "stream", stream);
     return d;
 }
+#undef LIVE
 #undef A
 
 static PyGetSetDef array_getset[] = {
@@ -242,6 +268,7 @@ static PyGetSetDef array_getset[] = {
 };
 
 static PyType_Slot array_slots[] = {
+    {Py_tp_new, array_new},
     {Py_tp_dealloc, array_dealloc},
     {Py_tp_getset, array_getset},
     {Py_bf_getbuffer, array_getbuffer},
@@ -270,30 +297,42 @@ mv_is_array(PyObject *o)
     return mv_array_base_type != NULL && PyObject_TypeCheck(o, (PyTypeObject *)mv_array_base_type);
 }
 
+char *
+mv_take_string(char *s)
+{
+    if (s == NULL)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *out = PyMem_Malloc(n);
+    if (out != NULL)
+        memcpy(out, s, n);
+    free(s);
+    return out;
+}
+
 PyObject *
 mv_new_array(const mv_meta *m, PyObject *base)
 {
     PyTypeObject *tp = (PyTypeObject *)(mv_array_type ? mv_array_type : mv_array_base_type);
     allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
-    /* A long format is handed over by Go (malloc'd): copy it first, free it always. */
-    char *long_format = NULL;
-    if (m->long_format != NULL) {
-        size_t n = strlen(m->long_format) + 1;
-        long_format = PyMem_Malloc(n);
-        if (long_format != NULL)
-            memcpy(long_format, m->long_format, n);
-        free(m->long_format);
-        if (long_format == NULL) {
-            mvgo_release((uintptr_t)m->handle, NULL);
-            return PyErr_NoMemory();
-        }
+    /* A long format or name is handed over by Go (malloc'd): copy it first,
+     * free Go's always. */
+    char *long_format = mv_take_string(m->long_format);
+    char *long_dtype = mv_take_string(m->long_dtype);
+    if ((m->long_format != NULL && long_format == NULL) || (m->long_dtype != NULL && long_dtype == NULL)) {
+        PyMem_Free(long_format);
+        PyMem_Free(long_dtype);
+        mvgo_release((uintptr_t)m->handle, NULL);
+        return PyErr_NoMemory();
     }
     MVArray *a = (MVArray *)alloc(tp, 0);
     if (a == NULL) {
         mvgo_release((uintptr_t)m->handle, NULL);
         PyMem_Free(long_format);
+        PyMem_Free(long_dtype);
         return NULL;
     }
+    a->dtype = long_dtype; /* freed by dealloc from here on */
     a->format = long_format; /* freed by dealloc from here on */
     if (m->ndim > 0) {
         a->shape = PyMem_Malloc(2 * (size_t)m->ndim * sizeof(Py_ssize_t));
@@ -322,7 +361,8 @@ mv_new_array(const mv_meta *m, PyObject *base)
         a->format = a->fmt_inline;
     memcpy(a->dtype_inline, m->dtype, sizeof a->dtype_inline);
     a->dtype_inline[sizeof a->dtype_inline - 1] = 0;
-    a->dtype = m->dtype_is_format ? a->format : a->dtype_inline;
+    if (a->dtype == NULL)
+        a->dtype = a->dtype_inline;
     memcpy(a->typestr, m->typestr, sizeof a->typestr);
     memcpy(a->device, m->device, sizeof a->device);
     a->device_kind = m->device_kind;

@@ -46,13 +46,14 @@ func toJSON(d *memview.ItemDesc) *descJSON {
 	return out
 }
 
-// mvgo_dtype_desc writes the JSON item descriptor of a dtype (a name, typestr or
-// PEP 3118 format) to *out, malloc'd: the caller frees it.
+// mvgo_dtype_desc writes the JSON item descriptor of a dtype (a PEP 3118
+// format, or else a name or typestr: memview.ParseDTypeOrFormat) to *out,
+// malloc'd: the caller frees it.
 //
 //export mvgo_dtype_desc
 func mvgo_dtype_desc(name *C.char, out **C.char, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	dt, err := memview.ParseDType(C.GoString(name))
+	dt, err := memview.ParseDTypeOrFormat(C.GoString(name))
 	if err != nil {
 		return setErr(e, err)
 	}

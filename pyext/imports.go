@@ -64,6 +64,9 @@ func importDevice(ptr uintptr, shape []int, cstrides *C.int64_t, typestr string,
 	if uintptr(-lo) > ptr {
 		return nil, fmt.Errorf("%s: strides reach below address 0: %w", who, memview.ErrInvalid)
 	}
+	if hi > lo && ptr > ^uintptr(0)-uintptr(hi-1) {
+		return nil, fmt.Errorf("%s: %d bytes at %#x reach past the end of the address space: %w", who, hi, ptr, memview.ErrInvalid)
+	}
 	dev, err := importedDevice(who, ptr, hi > lo)
 	if err != nil {
 		return nil, err

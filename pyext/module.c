@@ -24,6 +24,46 @@ live_array(PyObject *o, const char *what)
     return mv_check_live(a) < 0 ? NULL : a;
 }
 
+/* The UTF-8 text of a dtype name or format: a str without NUL characters
+ * (which C would cut the name at), else TypeError in NumPy's words. */
+static const char *
+dtype_arg(PyObject *o)
+{
+    Py_ssize_t n;
+    const char *s = PyUnicode_Check(o) ? PyUnicode_AsUTF8AndSize(o, &n) : NULL;
+    if (s == NULL) {
+        PyErr_Clear(); /* not a str, or lone surrogates */
+        PyErr_Format(PyExc_TypeError, "memview: data type %R not understood", o);
+        return NULL;
+    }
+    if ((Py_ssize_t)strlen(s) != n) {
+        PyErr_Format(PyExc_TypeError, "memview: data type %R not understood (it contains a NUL character)", o);
+        return NULL;
+    }
+    return s;
+}
+
+/* An O& converter: a Python int in [0, 2**64) into *(unsigned long long *)p
+ * (PyArg's "K" would silently wrap -1 or 2**64 + 1). */
+static int
+u64_arg(PyObject *o, void *p)
+{
+    if (!PyLong_Check(o)) {
+        PyObject *name = PyType_GetName(Py_TYPE(o));
+        PyErr_Format(PyExc_TypeError, "memview: an int is required, not %R", name);
+        Py_XDECREF(name);
+        return 0;
+    }
+    unsigned long long v = PyLong_AsUnsignedLongLong(o);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_OverflowError, "memview: %R is outside [0, 2**64): not a handle or id", o);
+        return 0;
+    }
+    *(unsigned long long *)p = v;
+    return 1;
+}
+
 /* Parse a tuple of ints into out[0..n). Returns n or -1. */
 static int
 int64_tuple(PyObject *t, int64_t *out, const char *what)
@@ -53,7 +93,8 @@ int64_tuple(PyObject *t, int64_t *out, const char *what)
         if (v == -1 && PyErr_Occurred())
             return -1;
         if (overflow) {
-            PyErr_Format(PyExc_ValueError, "memview: %s[%zd] does not fit in 64 bits", what, i);
+            PyErr_Format(PyExc_ValueError, "memview: maximum allowed dimension exceeded: %s[%zd] = %R "
+                         "does not fit in 64 bits", what, i, x);
             return -1;
         }
         out[i] = (int64_t)v;
@@ -107,12 +148,18 @@ core_empty(PyObject *mod, PyObject *args)
 {
     if (mv_check_go() < 0)
         return NULL;
-    PyObject *shape_t;
+    PyObject *shape_t, *dtype_o, *order_o;
     const char *dtype, *order, *device = NULL;
-    if (!PyArg_ParseTuple(args, "Oss|s", &shape_t, &dtype, &order, &device))
+    if (!PyArg_ParseTuple(args, "OOO|s", &shape_t, &dtype_o, &order_o, &device))
         return NULL;
-    if (strlen(order) != 1) {
-        PyErr_Format(PyExc_ValueError, "memview: order must be 'C' or 'F', not '%s'", order);
+    if ((dtype = dtype_arg(dtype_o)) == NULL)
+        return NULL;
+    Py_ssize_t order_len = 0;
+    order = PyUnicode_Check(order_o) ? PyUnicode_AsUTF8AndSize(order_o, &order_len) : NULL;
+    if (order == NULL || order_len != 1) {
+        PyErr_Clear();
+        PyErr_Format(PyUnicode_Check(order_o) ? PyExc_ValueError : PyExc_TypeError,
+                     "memview: order must be 'C' or 'F', not %R", order_o);
         return NULL;
     }
     int64_t shape[MV_MAXDIM];
@@ -221,15 +268,14 @@ core_from_cai(PyObject *mod, PyObject *args)
 {
     if (mv_check_go() < 0)
         return NULL;
-    PyObject *obj, *ptr_o, *shape_t, *strides_o;
+    PyObject *obj, *shape_t, *strides_o, *typestr_o;
     const char *typestr;
     int readonly, sync;
-    long long stream;
-    if (!PyArg_ParseTuple(args, "OOOOspLp", &obj, &ptr_o, &shape_t, &strides_o, &typestr,
-                          &readonly, &stream, &sync))
+    unsigned long long ptr, stream;
+    if (!PyArg_ParseTuple(args, "OO&OOOpO&p", &obj, u64_arg, &ptr, &shape_t, &strides_o, &typestr_o,
+                          &readonly, u64_arg, &stream, &sync))
         return NULL;
-    void *ptr = PyLong_AsVoidPtr(ptr_o);
-    if (ptr == NULL && PyErr_Occurred())
+    if ((typestr = dtype_arg(typestr_o)) == NULL)
         return NULL;
     int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
     int n = int64_tuple(shape_t, shape, "shape");
@@ -260,24 +306,41 @@ core_from_cai(PyObject *mod, PyObject *args)
     return mv_new_array(&m, obj);
 }
 
-/* dtype_info(name) -> (name, itemsize, typestr, format) of a dtype name or typestr */
+/* (name, itemsize, typestr, format) of a dtype string, read as a PEP 3118
+ * format first when as_format is set */
 static PyObject *
-core_dtype_info(PyObject *mod, PyObject *arg)
+dtype_info(PyObject *arg, int as_format)
 {
     if (mv_check_go() < 0)
         return NULL;
-    const char *name = PyUnicode_AsUTF8AndSize(arg, NULL);
+    const char *name = dtype_arg(arg);
     if (name == NULL)
         return NULL;
     mv_meta m; /* only itemsize, dtype, typestr and format are filled */
     mv_err e;
-    if (mvgo_dtype_info((char *)name, &m, &e) != 0)
+    if (mvgo_dtype_info((char *)name, as_format, &m, &e) != 0)
         return mv_raise(&e);
     const char *format = m.long_format ? m.long_format : m.format;
-    PyObject *r = Py_BuildValue("(sLss)", m.dtype_is_format ? format : m.dtype, (long long)m.itemsize,
+    PyObject *r = Py_BuildValue("(sLss)", m.long_dtype ? m.long_dtype : m.dtype, (long long)m.itemsize,
                                 m.typestr, format);
     free(m.long_format);
+    free(m.long_dtype);
     return r;
+}
+
+/* dtype_info(name) -> (name, itemsize, typestr, format) of a dtype name, typestr or format */
+static PyObject *
+core_dtype_info(PyObject *mod, PyObject *arg)
+{
+    return dtype_info(arg, 0);
+}
+
+/* format_info(format) -> the same for a PEP 3118 format (an exporter's), read
+ * as struct reads it ("<l" is 4 bytes) */
+static PyObject *
+core_format_info(PyObject *mod, PyObject *arg)
+{
+    return dtype_info(arg, 1);
 }
 
 /* dtype_desc(name) -> str: the JSON item descriptor of a dtype (see format_bridge.go) */
@@ -286,7 +349,7 @@ core_dtype_desc(PyObject *mod, PyObject *arg)
 {
     if (mv_check_go() < 0)
         return NULL;
-    const char *name = PyUnicode_AsUTF8AndSize(arg, NULL);
+    const char *name = dtype_arg(arg);
     if (name == NULL)
         return NULL;
     char *out = NULL;
@@ -421,7 +484,7 @@ core_copy(PyObject *mod, PyObject *args)
     PyObject *o;
     const char *order, *device = "";
     unsigned long long stream = 0;
-    if (!PyArg_ParseTuple(args, "Os|sK", &o, &order, &device, &stream))
+    if (!PyArg_ParseTuple(args, "Os|sO&", &o, &order, &device, u64_arg, &stream))
         return NULL;
     MVArray *a = live_array(o, "array");
     if (a == NULL)
@@ -446,7 +509,7 @@ core_copyto(PyObject *mod, PyObject *args)
         return NULL;
     PyObject *d, *s;
     unsigned long long stream = 0;
-    if (!PyArg_ParseTuple(args, "OO|K", &d, &s, &stream))
+    if (!PyArg_ParseTuple(args, "OO|O&", &d, &s, u64_arg, &stream))
         return NULL;
     MVArray *dst = live_array(d, "destination");
     if (dst == NULL)
@@ -477,7 +540,7 @@ core_fill(PyObject *mod, PyObject *args)
     const char *item;
     Py_ssize_t n;
     unsigned long long stream = 0;
-    if (!PyArg_ParseTuple(args, "Oy#|K", &o, &item, &n, &stream))
+    if (!PyArg_ParseTuple(args, "Oy#|O&", &o, &item, &n, u64_arg, &stream))
         return NULL;
     MVArray *a = live_array(o, "array");
     if (a == NULL)
@@ -564,7 +627,7 @@ core_cuda_stream_destroy(PyObject *mod, PyObject *args)
     if (mv_check_go() < 0)
         return NULL;
     unsigned long long h;
-    if (!PyArg_ParseTuple(args, "K", &h))
+    if (!PyArg_ParseTuple(args, "O&", u64_arg, &h))
         return NULL;
     mv_err e;
     int rc;
@@ -583,7 +646,7 @@ core_cuda_stream_sync(PyObject *mod, PyObject *args)
         return NULL;
     int ordinal, query;
     unsigned long long h;
-    if (!PyArg_ParseTuple(args, "iKp", &ordinal, &h, &query))
+    if (!PyArg_ParseTuple(args, "iO&p", &ordinal, u64_arg, &h, &query))
         return NULL;
     int done = 0;
     mv_err e;
@@ -626,6 +689,7 @@ static PyMethodDef core_methods[] = {
     {"from_buffer", core_from_buffer, METH_VARARGS, "from_buffer(obj, writable) -> array over obj's memory"},
     {"from_cai", core_from_cai, METH_VARARGS, "from_cai(obj, ptr, shape, strides, typestr, readonly, stream)"},
     {"dtype_info", core_dtype_info, METH_O, "dtype_info(name) -> (name, itemsize, typestr, format)"},
+    {"format_info", core_format_info, METH_O, "format_info(format) -> (name, itemsize, typestr, format)"},
     {"dtype_desc", core_dtype_desc, METH_O, "dtype_desc(name) -> JSON item descriptor"},
     {"cuda_device_count", core_cuda_device_count, METH_NOARGS, "number of CUDA devices (0 without a driver)"},
     {"view", core_view, METH_VARARGS, "view(a, key) -> basic-indexing view"},

@@ -36,6 +36,7 @@ def test_shapes_and_orders():
     deep = mv.zeros((2,) * 4 + (1,) * 60, "uint8")  # PyBUF_MAX_NDIM dimensions
     assert deep.ndim == 64 and memoryview(deep).ndim == 64 and np.asarray(deep).ndim == 64
     assert mv.empty(3, np.float32).dtype == "float32"
+    assert mv.empty(3, None).dtype == mv.zeros(3, dtype=None).dtype == "float64"  # NumPy's default
     assert mv.empty(3, float).dtype == "float64" and mv.empty(3, int).dtype == "int64"
     assert mv.empty(3, "f4").dtype == "float32" and mv.empty(3, "<i2").dtype == "int16"
 
@@ -87,8 +88,11 @@ def test_bad_keywords():
         mv.full(3, 300, "int8")
     with pytest.raises(ValueError):
         mv.full(3, float("nan"), "int32")
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="invalid literal"):  # a str is parsed, as NumPy does
         mv.full(3, "x", "int32")
+    assert mv.full(2, "7", "int32").tolist() == [7, 7]
+    with pytest.raises(TypeError):
+        mv.full(3, None, "int32")
     with pytest.raises(ValueError, match="device"):
         mv.zeros(3).to("gpu")
     a = mv.zeros(3)

@@ -132,7 +132,7 @@ def test_big_endian_device_arrays_keep_their_typestr():
     ({"shape": 2, "typestr": "<f4", "data": (PTR, False)}, TypeError, "tuple"),
     ({"shape": (2,), "typestr": "<f4", "data": PTR}, TypeError, "tuple"),
     ({"shape": (2,), "typestr": "<f4", "data": (PTR, 0)}, TypeError, "readonly"),
-    ({"shape": (2,), "typestr": "<f4", "data": (-1, False)}, TypeError, "pointer"),
+    ({"shape": (2,), "typestr": "<f4", "data": (-1, False)}, ValueError, "pointer"),  # an int, outside [0, 2**64)
     ({"shape": (2,), "typestr": "<f4", "data": (0, False)}, ValueError, "null"),
     ({"shape": (2,), "typestr": "<f4", "data": (PTR + 2, False)}, ValueError, "aligned"),
     ({"shape": (2, 2), "typestr": "<f4", "data": (PTR, False), "strides": (8,)}, ValueError, "strides"),

@@ -63,7 +63,10 @@ def test_structured_round_trip(name):
     n = _filled(dt, (4, 3))
     a = mv.from_buffer(n)
     assert a.format == memoryview(n).format and a.itemsize == dt.itemsize
-    assert a.dtype == a.format and a.typestr == f"|V{dt.itemsize}"
+    # the dtype is the layout's canonical format, the same for every spelling of it
+    assert a.dtype[1:3] == "T{" and a.typestr == f"|V{dt.itemsize}"
+    with mv.zeros(1, a.dtype) as again, mv.zeros(1, a.format) as spelled:
+        assert again.dtype == spelled.dtype == a.dtype and again.itemsize == a.itemsize
     back = np.asarray(a)
     assert back.dtype == dt  # the same dtype, through memview's own export
     assert back.__array_interface__["data"][0] == n.__array_interface__["data"][0]  # no copy
@@ -88,7 +91,7 @@ def test_records_by_dict_and_errors_change_nothing():
     a[2] = (9, 1.5)
     assert n.tolist() == [(0, 0.0), (5, -2.5), (9, 1.5)]
     before = n.tobytes()
-    bad = [((1, 2, 3), ValueError), ({"a": 1}, ValueError), (("x", 1.0), TypeError),
+    bad = [((1, 2, 3), ValueError), ({"a": 1}, ValueError), (("x", 1.0), ValueError), ((None, 1.0), TypeError),
            ((1 << 40, 0.0), OverflowError), (1.5, ValueError), ([9, 1.5], ValueError)]
     for value, exc in bad:
         with pytest.raises(exc):

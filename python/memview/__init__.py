@@ -18,6 +18,7 @@ return, and their functions take NumPy and memview arrays where Go takes memory.
 from __future__ import annotations
 
 import math as _math
+import numbers as _numbers
 import os as _os
 import struct as _struct
 import sys as _sys
@@ -79,6 +80,8 @@ def _shape(shape) -> tuple:
 
 
 def _dtype_name(dtype) -> str:
+    if dtype is None:  # NumPy's default
+        return "float64"
     if isinstance(dtype, str):
         return dtype
     name = getattr(dtype, "name", None)  # a numpy.dtype
@@ -155,24 +158,43 @@ def arange(start, stop=None, step=1, *, dtype=None, device="cpu", stream=None) -
             return host.to(device, stream=stream)
         finally:
             host.release()
+    cuda.stream_handle(stream)  # checked on the host too, where no stream is used
     if stop is None:
         start, stop = 0, start
+    for v in (start, stop, step):
+        if isinstance(v, bool) or not isinstance(v, _numbers.Real):
+            raise TypeError(f"memview: arange needs real numbers, not {v!r}")
     if step == 0:
         raise ValueError("memview: arange step must not be zero")
+    ints = all(isinstance(v, _numbers.Integral) for v in (start, stop, step))
     if dtype is None:
-        dtype = "int64" if all(isinstance(v, int) for v in (start, stop, step)) else "float64"
+        dtype = "int64" if ints else "float64"
     dtype = _dtype_name(dtype)
-    n = max(0, _math.ceil((stop - start) / step)) if not all(
-        isinstance(v, int) for v in (start, stop, step)) else max(0, -(-(stop - start) // step))
+    typestr = _core.dtype_info(dtype)[2]
+    if typestr[1] not in "biufc":
+        raise TypeError(f"memview: arange needs a numeric dtype, not {dtype!r}")
+    if ints:
+        n = max(0, -(-(stop - start) // step))
+    else:
+        length = (stop - start) / step
+        if _math.isnan(length):
+            raise ValueError("memview: arange: cannot compute length")
+        if _math.isinf(length):
+            raise ValueError("memview: arange: Maximum allowed size exceeded")
+        n = max(0, _math.ceil(length))
     a = empty((n,), dtype, device=device)
-    if n:
-        values = (start + i * step for i in range(n))
-        if dtype.startswith("complex"):
-            data = b"".join(_dtypes.pack(dtype, v) for v in values)
-        else:
-            code = f"={n}{_dtypes.STRUCT[dtype]}"
-            data = _struct.pack(code, *(_dtypes.convert(dtype, v) for v in values))
-        memoryview(a).cast("B")[:] = data
+    try:
+        if n:
+            values = (start + i * step for i in range(n))
+            if dtype in _dtypes.STRUCT and not dtype.startswith("complex"):
+                code = f"={n}{_dtypes.STRUCT[dtype]}"
+                data = _struct.pack(code, *(_dtypes.convert(dtype, v) for v in values))
+            else:
+                data = b"".join(_dtypes.pack(dtype, v) for v in values)
+            memoryview(a).cast("B")[:] = data
+    except BaseException:
+        a.release()
+        raise
     return a
 
 
@@ -216,7 +238,7 @@ def _copy_of(obj, writable) -> Array:
     """A Go-owned C-ordered copy of any exporter's elements (memoryview reads
     strided and suboffset layouts)."""
     with memoryview(obj) as m:
-        a = _core.empty(tuple(m.shape), m.format or "B", "C")
+        a = _core.empty(tuple(m.shape), _core.format_info(m.format or "B")[0], "C")
         try:
             if a.itemsize != m.itemsize:
                 raise ValueError(f"memview.from_buffer: format {m.format!r} has item size "
@@ -231,16 +253,19 @@ def _copy_of(obj, writable) -> Array:
 
 
 def item_desc(dtype) -> dict:
-    """The item descriptor of a dtype, a PEP 3118 format or an array's dtype, as the
+    """The item descriptor of a PEP 3118 format, a dtype or an array's dtype, as the
     Go core parses it (after Ruby's MemoryView item_desc): {"size": itemsize,
     "fields": [...]}, each field with its name, format code, byte order ("native",
     "little", "big"), whether sizes are native ("@") or standard, offset, size of one
-    element, repeat count, sub-array shape and,
-    for a nested record, its own descriptor under "record".
+    element, repeat count, sub-array shape and, for a nested record, its own
+    descriptor under "record". A string is read as a format first, as struct reads
+    it ("<l" is 4 bytes, "p" a Pascal string), and as a dtype name otherwise.
     """
-    if isinstance(dtype, Array):
+    if isinstance(dtype, _core.ArrayBase):
         dtype = dtype.format
     elif not isinstance(dtype, str):
+        if dtype is None:
+            raise TypeError("memview: data type None not understood")
         dtype = _dtype_name(dtype)
     import json
     return json.loads(_core.dtype_desc(dtype))

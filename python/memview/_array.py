@@ -47,7 +47,7 @@ def encode_key(key, ndim: int):
             out.append((1, 0, start or 0, stop or 0, step or 0,
                         int(start is not None), int(stop is not None)))
             scalar = False
-        elif isinstance(k, bool) or type(k).__name__ == "bool_":
+        elif isinstance(k, bool) or (type(k).__name__ in ("bool_", "bool") and type(k).__module__ == "numpy"):
             raise IndexError("memview: boolean indexes are not supported (basic indexing only)")
         else:
             try:
@@ -62,12 +62,19 @@ def encode_key(key, ndim: int):
     return tuple(out), scalar and nint == ndim
 
 
+def _element(dtype: str):
+    """How values nest for dtype: the sequence types that nest in an assigned
+    value (lists and tuples, except that a tuple or dict is one element of a
+    record dtype, as in NumPy) and the shape of one element that is itself a
+    sub-array (() for a scalar or record)."""
+    if dtype in _dtypes.STRUCT:
+        return (list, tuple), ()
+    c = _formats.codec(dtype)
+    return c.seq, c.subshape
+
+
 def _sequences(dtype: str):
-    """The types that nest in an assigned value: lists and tuples, except that a
-    tuple (or dict) is one element of a record dtype, as in NumPy."""
-    if dtype not in _dtypes.STRUCT and _formats.codec(dtype).is_record:
-        return (list,)
-    return (list, tuple)
+    return _element(dtype)[0]
 
 
 def _nested_shape(value, seq=(list, tuple)):
@@ -80,9 +87,9 @@ def _nested_shape(value, seq=(list, tuple)):
     return tuple(shape)
 
 
-def _flatten(value, shape, depth, out, seq=(list, tuple)):
+def _flatten(value, shape, depth, out, seq=(list, tuple), leaf_seq=False):
     if depth == len(shape):
-        if isinstance(value, seq):
+        if isinstance(value, seq) and not leaf_seq:
             raise ValueError("memview: setting an array element with a sequence "
                              "(the nested sequence is ragged)")
         out.append(value)
@@ -91,19 +98,26 @@ def _flatten(value, shape, depth, out, seq=(list, tuple)):
         raise ValueError(f"memview: the nested sequence is ragged at depth {depth} "
                          f"(expected length {shape[depth]})")
     for v in value:
-        _flatten(v, shape, depth + 1, out, seq)
+        _flatten(v, shape, depth + 1, out, seq, leaf_seq)
 
 
 def from_nested(value, dtype: str):
-    """A new Go-owned array holding the values of a nested list/tuple (a copy)."""
-    seq = _sequences(dtype)
+    """A new Go-owned array holding the values of a nested list/tuple (a copy).
+    For a sub-array dtype the innermost dimensions of value are one element's."""
+    seq, sub = _element(dtype)
     shape = _nested_shape(value, seq)
+    if sub:
+        shape = shape[:max(0, len(shape) - len(sub))]
     flat = []
-    _flatten(value, shape, 0, flat, seq)
+    _flatten(value, shape, 0, flat, seq, leaf_seq=bool(sub))
     arr = _core.empty(shape, dtype, "C")
-    if flat:
-        data = b"".join(_dtypes.pack(dtype, v) for v in flat)
-        memoryview(arr).cast("B")[:] = data
+    try:
+        if flat:
+            data = b"".join(_dtypes.pack(dtype, v) for v in flat)
+            memoryview(arr).cast("B")[:] = data
+    except BaseException:
+        arr.release()
+        raise
     return arr
 
 
@@ -113,9 +127,10 @@ def _as_source(value, dtype: str):
         if value.dtype == dtype:
             return value
         return from_nested(value.tolist(), dtype) if value.ndim else _dtypes.pack(dtype, value[()])
-    if isinstance(value, numbers.Number) or (
-            isinstance(value, (bytes, str)) and dtype not in _dtypes.STRUCT):
-        return _dtypes.pack(dtype, value)  # bytes and str are one item of a bytes dtype
+    if isinstance(value, (numbers.Number, str)) or (isinstance(value, bytes) and dtype not in _dtypes.STRUCT):
+        # bytes and str are one item of a bytes dtype; a str is parsed as a number
+        # for a numeric one (as NumPy does); bytes are a buffer for numbers
+        return _dtypes.pack(dtype, value)
     if isinstance(value, (list, tuple, dict)):
         if not isinstance(value, _sequences(dtype)):
             return _dtypes.pack(dtype, value)  # one record
@@ -191,10 +206,9 @@ class Array(_core.ArrayBase):
         return self.shape[0]
 
     def __iter__(self):
-        if self.ndim == 0:
+        if self.ndim == 0:  # checked now, not at the first next(): a released array refuses here
             raise TypeError("iteration over a 0-d array")
-        for i in range(self.shape[0]):
-            yield self[i]
+        return (self[i] for i in range(self.shape[0]))
 
     # -- elements and conversion
     def item(self, *index):
@@ -294,7 +308,7 @@ class Array(_core.ArrayBase):
                 raise ValueError(f"memview: frombytes needs {self.nbytes} bytes, got {m.nbytes}")
             if order == "A":
                 order = "F" if self.f_contiguous and not self.c_contiguous else "C"
-            tmp = _core.empty(self.shape, self.format, order)
+            tmp = _core.empty(self.shape, self.dtype, order)
             try:
                 if m.nbytes:
                     # tmp is dense in `order`: its transpose is C-contiguous when F
@@ -311,11 +325,12 @@ class Array(_core.ArrayBase):
         returns; device-to-device copies are enqueued on stream."""
         if not isinstance(device, str):
             raise TypeError(f"memview: device must be a str such as 'cpu' or 'cuda:0', not {device!r}")
+        handle = _cuda.stream_handle(stream)  # checked even when no copy is needed
         if device in ("cuda", "cuda_managed"):
             device += ":0"
         if device == self.device:
             return self
-        return _core.copy(self, "K", device, _cuda.stream_handle(stream))
+        return _core.copy(self, "K", device, handle)
 
     # -- lifetime
     def release(self):

@@ -30,9 +30,13 @@ _INT_RANGE = {
 
 def convert(dtype: str, value):
     """Convert a Python value to what struct packs for dtype, as NumPy assignment would."""
+    if isinstance(value, (list, tuple)):
+        raise ValueError(f"memview: setting an array element with a sequence ({dtype} elements are scalars)")
     if dtype == "bool":
         return bool(value)
     if dtype in _INT_RANGE:
+        if isinstance(value, str):
+            value = int(value)  # as NumPy: "invalid literal for int() with base 10: 'x'"
         if isinstance(value, float) or (not hasattr(value, "__index__") and hasattr(value, "__float__")):
             f = float(value)
             if math.isnan(f) or math.isinf(f):
@@ -42,12 +46,21 @@ def convert(dtype: str, value):
             value = operator.index(value)
         lo, hi = _INT_RANGE[dtype]
         if not lo <= value <= hi:
-            raise OverflowError(f"memview: Python integer {value} out of bounds for {dtype}")
+            raise OverflowError(f"memview: Python integer {_short(value)} out of bounds for {dtype}")
         return value
-    if dtype.startswith("complex"):
-        c = complex(value)
-        return (c.real, c.imag)
-    return float(value)
+    try:
+        if dtype.startswith("complex"):
+            c = complex(value)
+            return (c.real, c.imag)
+        return float(value)
+    except OverflowError:
+        raise OverflowError(f"memview: Python integer {_short(value)} is too large to convert to {dtype}") from None
+
+
+def _short(n) -> str:
+    """An int for a message: in full, or its first digits and length."""
+    s = str(n)
+    return s if len(s) <= 24 else f"{s[:12]}... ({len(s)} digits)"
 
 
 def saturate(x: float) -> float:

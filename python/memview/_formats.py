@@ -9,6 +9,7 @@ nested list, a string field bytes.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import struct
 
@@ -28,19 +29,19 @@ _KIND = {"?": "b", "b": "i", "h": "i", "i": "i", "l": "i", "q": "i", "n": "i",
 class _Leaf:
     """One field of a non-record code: numbers, bytes, chars, repeated or shaped."""
 
+    #: the types a sub-array of these elements nests by in an assigned value
+    seq = (list, tuple)
+
     def __init__(self, f):
         self.offset = f["offset"]
         self.size = f["size"]
         self.shape = list(f["shape"] or ([f["repeat"]] if f["repeat"] != 1 else []))
-        code = f["code"]
+        code = "s" if f["code"] == "c" else f["code"]  # 'c' is a byte string of one, as in NumPy
         order = ">" if f["order"] == "big" else "<"
+        self.code = code
         self.basic = None
-        self.strip = code == "s"
-        if code in ("s", "p"):
-            self.struct = struct.Struct(f"{order}{self.size}{code}")
-        elif code == "c":
-            self.struct = struct.Struct(f"{order}c")
-        else:
+        self.struct = None  # bytes codes ('s', 'p', named 'x') are read and written here
+        if code not in ("s", "p", "x"):
             kind = _KIND[code]
             self.basic = _BASIC.get((kind, self.size))
             if self.basic is None:  # Ze: a complex of two halves
@@ -52,30 +53,51 @@ class _Leaf:
                 self.struct = struct.Struct(order + _dtypes.STRUCT[self.basic])
 
     def _one(self, buf, off):
+        if self.struct is None:
+            raw = bytes(buf[off:off + self.size])
+            if self.code == "p":  # a Pascal string: its length, then at most size - 1 bytes
+                return raw[1:1 + min(raw[0], self.size - 1)] if raw else b""
+            if self.code == "s":  # NumPy's bytes fields drop trailing NULs
+                return raw.rstrip(b"\x00")
+            return raw  # a void field: its bytes
         v = self.struct.unpack_from(buf, off)
         if len(v) == 2:
             return complex(*v)
-        if self.strip:  # NumPy's bytes fields drop trailing NULs
-            return v[0].rstrip(b"\x00")
         return v[0]
 
     def _put(self, buf, off, value):
-        if self.basic is None:
-            if isinstance(value, str):
-                value = value.encode()
-            if not isinstance(value, (bytes, bytearray)):
-                raise TypeError(f"memview: a bytes field needs bytes, not {type(value).__name__!r}")
-            self.struct.pack_into(buf, off, bytes(value))
+        if self.struct is None:
+            self._put_bytes(buf, off, value)
             return
         if self.basic == "complex32":
-            c = complex(value)
-            self.struct.pack_into(buf, off, c.real, c.imag)
+            c = _dtypes.convert("complex64", value)
+            try:
+                self.struct.pack_into(buf, off, *c)
+            except OverflowError:
+                self.struct.pack_into(buf, off, *(_dtypes.saturate(x) for x in c))
             return
         v = _dtypes.convert(self.basic, value)
         try:
             self.struct.pack_into(buf, off, *v) if isinstance(v, tuple) else self.struct.pack_into(buf, off, v)
         except OverflowError:
             self.struct.pack_into(buf, off, *(_dtypes.saturate(x) for x in (v if isinstance(v, tuple) else (v,))))
+
+    def _put_bytes(self, buf, off, value):
+        if isinstance(value, str):
+            value = value.encode()
+        if not isinstance(value, (bytes, bytearray)):
+            raise TypeError(f"memview: a bytes field needs bytes, not {type(value).__name__!r}")
+        value = bytes(value)
+        n = self.size
+        if self.code == "p":  # as struct: truncated to size - 1 (and 255) bytes
+            if n:
+                k = min(len(value), n - 1, 255)
+                buf[off:off + n] = bytes([k]) + value[:k] + bytes(n - 1 - k)
+            return
+        if self.code == "x" and len(value) > n:
+            raise ValueError(f"memview: {len(value)} bytes do not fit in a void field of {n} bytes")
+        value = value[:n]  # a bytes field truncates, as in NumPy and struct
+        buf[off:off + n] = value + bytes(n - len(value))
 
     def decode(self, buf, off):
         off += self.offset
@@ -99,22 +121,54 @@ class _Leaf:
         if not self.shape:
             self._put(buf, off, value)
             return
-        flat = []
-        _flatten(value, self.shape, 0, flat)
-        for v in flat:
+        for v in broadcast_flat(value, self.shape, self.seq):
             self._put(buf, off, v)
             off += self.size
 
 
-def _flatten(value, shape, dim, out):
-    if dim == len(shape):
+def _nested(value, ndim, seq):
+    """The shape of value nested by seq, at most ndim deep."""
+    shape = []
+    while len(shape) < ndim and isinstance(value, seq):
+        shape.append(len(value))
+        if not value:
+            break
+        value = value[0]
+    return tuple(shape)
+
+
+def _collect(value, shape, depth, out, seq):
+    if depth == len(shape):
         out.append(value)
         return
-    if not isinstance(value, (list, tuple)) or len(value) != shape[dim]:
-        raise ValueError(f"memview: a sub-array field of shape {tuple(shape)} needs nested sequences "
-                         f"of that shape")
+    if not isinstance(value, seq) or len(value) != shape[depth]:
+        raise ValueError("memview: setting an array element with a sequence: the nested sequence has "
+                         f"an inhomogeneous shape after {depth} dimensions")
     for v in value:
-        _flatten(v, shape, dim + 1, out)
+        _collect(v, shape, depth + 1, out, seq)
+
+
+def broadcast_flat(value, shape, seq=(list, tuple)):
+    """The elements of value (nested by seq) broadcast to shape, as NumPy
+    broadcasts an assigned value, in C order."""
+    shape = tuple(shape)
+    vshape = _nested(value, len(shape), seq)
+    if vshape and vshape[-1] == 0 and vshape == shape[:len(vshape)]:
+        return []  # an empty list at a dimension of size 0: no elements, as tolist() gives them
+    lead = len(shape) - len(vshape)
+    if any(n != 1 and n != m for n, m in zip(vshape, shape[lead:])):
+        raise ValueError(f"memview: could not broadcast input array from shape {vshape} into shape {shape}")
+    flat = []
+    _collect(value, vshape, 0, flat, seq)
+    if vshape == shape:
+        return flat
+    out = []
+    for idx in itertools.product(*map(range, shape)):
+        pos = 0
+        for n, i in zip(vshape, idx[lead:]):
+            pos = pos * n + (i if n != 1 else 0)
+        out.append(flat[pos])
+    return out
 
 
 class _Record:
@@ -145,6 +199,7 @@ class _Record:
     decode = _Leaf.decode
     _nest = _Leaf._nest
     encode = _Leaf.encode
+    seq = (list,)  # a tuple is one record
 
 
 def _field(f):
@@ -169,6 +224,11 @@ class Codec:
             self.top = _Record(desc)
         #: whether an element is a record (a tuple of fields)
         self.is_record = isinstance(self.top, _Record) and not self.top.shape
+        #: the shape of an element that is a sub-array, () otherwise
+        self.subshape = tuple(self.top.shape)
+        #: the types that nest in an assigned value: lists, and tuples unless
+        #: they are records (as in NumPy)
+        self.seq = self.top.seq
 
     def unpack(self, data, offset=0):
         return self.top.decode(data, offset)

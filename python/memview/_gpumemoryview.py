@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from . import _cai, _core
+from . import _cai
 
 
 class gpumemoryview:  # noqa: N801 - named after memoryview and cuDF's class
@@ -25,7 +25,7 @@ class gpumemoryview:  # noqa: N801 - named after memoryview and cuDF's class
         if not isinstance(cai, dict):
             raise TypeError("gpumemoryview: __cuda_array_interface__ must be a dict")
         f = _cai.parse(cai, "memview.gpumemoryview")
-        itemsize = _core.dtype_info(f["typestr"])[1]
+        itemsize = f["itemsize"]
         contiguous = _c_strides(f["shape"], itemsize)
         if f["strides"] is not None and tuple(f["strides"]) != contiguous and math.prod(f["shape"]) > 1:
             raise ValueError("memview.gpumemoryview needs C-contiguous memory; "

@@ -67,12 +67,21 @@ def _ordinal(device) -> int:
     if isinstance(device, int):
         if device < 0:
             raise ValueError(f"memview.cuda: device ordinal must not be negative: {device}")
+        if device >= 1 << 31:
+            raise ValueError(f"memview.cuda: device ordinal {device} is out of range")
         return device
     if device == "cuda":
         return 0
     if isinstance(device, str) and device.startswith("cuda:") and device[5:].isdigit():
         return int(device[5:])
     raise ValueError(f"memview.cuda: device must be an ordinal or 'cuda[:N]', not {device!r}")
+
+
+def _handle(h, what) -> int:
+    if not 0 < h < 1 << 64:
+        raise ValueError(f"memview: {what} {h} is not a CUDA stream handle (1 legacy default, "
+                         "2 per-thread default, or a stream pointer below 2**64)")
+    return h
 
 
 def stream_handle(stream) -> int:
@@ -85,20 +94,20 @@ def stream_handle(stream) -> int:
     if isinstance(stream, bool):
         raise TypeError("memview: stream must be a stream object or an int, not bool")
     if isinstance(stream, int):
-        if stream <= 0:
-            raise ValueError(f"memview: stream handle must be positive (1 legacy default, 2 per-thread "
-                             f"default, or a stream pointer), not {stream}")
-        return stream
+        return _handle(stream, "stream")
+    if isinstance(stream, Stream):
+        stream._check()
+        return stream.handle
     proto = getattr(stream, "__cuda_stream__", None)
     if proto is not None:
         v = proto()
-        if not (isinstance(v, tuple) and len(v) == 2 and isinstance(v[1], int)):
+        if not (isinstance(v, tuple) and len(v) == 2 and isinstance(v[1], int) and not isinstance(v[1], bool)):
             raise TypeError(f"memview: __cuda_stream__ must return (version, handle), not {v!r}")
-        return v[1] or LEGACY_STREAM
+        return _handle(v[1] or LEGACY_STREAM, "__cuda_stream__ handle")
     for attr in ("ptr", "cuda_stream"):
         h = getattr(stream, attr, None)
         if isinstance(h, int) and not isinstance(h, bool):
-            return h or LEGACY_STREAM
+            return _handle(h or LEGACY_STREAM, f"stream .{attr}")
     raise TypeError(f"memview: {type(stream).__name__!r} is not a CUDA stream")
 
 
@@ -133,6 +142,7 @@ class Stream:
         return not self._finalizer.alive
 
     def __cuda_stream__(self):
+        self._check()  # a closed stream's handle names destroyed driver state
         return (0, self._handle)
 
     def synchronize(self) -> None:
