@@ -20,6 +20,7 @@ This is the part of the build that memview's own extension and every
 from __future__ import annotations
 
 import json
+import os
 import keyword
 import pprint
 import re
@@ -329,7 +330,9 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
     run([python, "build.py"], cwd=gen, env=env)
     patch_generated_c(gen / f"{MODULE}.c")
     so = f"_{MODULE}.abi3.so"
-    run(["go", "build", *tagflag, "-buildmode=c-shared", "-ldflags=-s -w", "-o", so, "."], cwd=gen, env=env)
+    # Stripped, unless MEMVIEW_LDFLAGS says otherwise (" " keeps the symbols a debugger needs).
+    ldflags = os.environ.get("MEMVIEW_LDFLAGS", "-s -w")
+    run(["go", "build", *tagflag, "-buildmode=c-shared", f"-ldflags={ldflags}", "-o", so, "."], cwd=gen, env=env)
 
     # The layout: only what is imported ships (not gopy's build script, C or headers).
     for old in out.iterdir():

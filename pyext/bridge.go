@@ -12,7 +12,6 @@ import (
 
 	"github.com/memview/memview/cuda"
 	"github.com/memview/memview/memview"
-	"github.com/memview/memview/pyext/forkgate"
 )
 
 // The functions in this file are called from C (module.c, exporter.c) with the
@@ -103,8 +102,6 @@ func finish(a *memview.Array, err error, m *C.mv_meta, e *C.mv_err) C.int {
 func mvgo_empty(ndim C.int, shape *C.int64_t, dtype *C.char, order C.char, device *C.char,
 	m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	pass := forkgate.Enter() // may run without the GIL (module.c)
-	defer pass.Leave()
 	dt, err := memview.ParseDType(C.GoString(dtype))
 	if err != nil {
 		return setErr(e, err)
@@ -136,8 +133,6 @@ func mvgo_import(buf unsafe.Pointer, ndim C.int, shape, strides *C.int64_t, item
 func mvgo_wrap_device(ptr C.uintptr_t, ndim C.int, shape, strides *C.int64_t, typestr *C.char,
 	readonly C.int, stream C.uintptr_t, sync C.int, token unsafe.Pointer, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	pass := forkgate.Enter() // may run without the GIL (module.c)
-	defer pass.Leave()
 	a, err := importDevice(uintptr(ptr), ints(shape, ndim), strides, C.GoString(typestr),
 		readonly != 0, uintptr(stream), sync != 0, token)
 	return finish(a, err, m, e)
@@ -166,8 +161,6 @@ func mvgo_dtype_info(name *C.char, asFormat C.int, m *C.mv_meta, e *C.mv_err) (r
 
 //export mvgo_cuda_device_count
 func mvgo_cuda_device_count() (n C.int) {
-	pass := forkgate.Enter() // runs without the GIL (module.c)
-	defer pass.Leave()
 	defer func() {
 		if recover() != nil {
 			n = 0
@@ -183,8 +176,6 @@ func mvgo_cuda_device_count() (n C.int) {
 //export mvgo_release
 func mvgo_release(h C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	pass := forkgate.Enter() // may run without the GIL (module.c)
-	defer pass.Leave()
 	if err := dropHandle(uintptr(h)); err != nil {
 		return setErr(e, err)
 	}

@@ -10,6 +10,7 @@
 #include <Python.h>
 #include <string.h>
 #include "bridge.h"
+#include "forkgate/gate.h"
 
 /* MVArray is the instance layout of memview's array type. The metadata is copied
  * from Go once, when the object is made; nothing in it changes afterwards except
@@ -40,12 +41,15 @@ typedef struct {
     char device[24];
 } MVArray;
 
-/* NOGIL(cond, stmt) runs stmt without the GIL when cond holds. */
+/* NOGIL(cond, stmt) runs stmt without the GIL when cond holds, passing the
+ * fork gate meanwhile (forkgate/gate.h): a fork waits for it to finish. */
 #define NOGIL(cond, stmt)             \
     do {                              \
         if (cond) {                   \
             Py_BEGIN_ALLOW_THREADS    \
+            mv_gate_enter();          \
             stmt;                     \
+            mv_gate_leave();          \
             Py_END_ALLOW_THREADS      \
         } else {                      \
             stmt;                     \

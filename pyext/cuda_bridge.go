@@ -12,7 +12,6 @@ import (
 
 	"github.com/memview/memview/cuda"
 	"github.com/memview/memview/memview"
-	"github.com/memview/memview/pyext/forkgate"
 )
 
 // The CUDA half of the bridge: allocation on a device, copies and fills that
@@ -58,8 +57,6 @@ func hostOnly(arrays ...*memview.Array) bool {
 func mvgo_copy_to_device(h C.uintptr_t, device *C.char, order C.char, stream C.uintptr_t,
 	m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	pass := forkgate.Enter() // may run without the GIL (module.c)
-	defer pass.Leave()
 	return derive(h, m, e, func(a *memview.Array) (*memview.Array, error) {
 		dev := a.Device()
 		if d := C.GoString(device); d != "" {
@@ -101,8 +98,6 @@ func mvgo_copy_to_device(h C.uintptr_t, device *C.char, order C.char, stream C.u
 //export mvgo_copyto
 func mvgo_copyto(dst, src C.uintptr_t, stream C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	pass := forkgate.Enter() // may run without the GIL (module.c)
-	defer pass.Leave()
 	return withArray(dst, e, func(d *memview.Array) error {
 		s, err := lookup(uintptr(src))
 		if err != nil {
@@ -118,8 +113,6 @@ func mvgo_copyto(dst, src C.uintptr_t, stream C.uintptr_t, e *C.mv_err) (rc C.in
 //export mvgo_fill
 func mvgo_fill(h C.uintptr_t, item unsafe.Pointer, n C.int64_t, stream C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	pass := forkgate.Enter() // may run without the GIL (module.c)
-	defer pass.Leave()
 	b := C.GoBytes(item, C.int(n))
 	return withArray(h, e, func(a *memview.Array) error {
 		if hostOnly(a) {
@@ -132,8 +125,6 @@ func mvgo_fill(h C.uintptr_t, item unsafe.Pointer, n C.int64_t, stream C.uintptr
 //export mvgo_stream_create
 func mvgo_stream_create(ordinal C.int, nonBlocking C.int, out *C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	pass := forkgate.Enter() // may run without the GIL (module.c)
-	defer pass.Leave()
 	s, err := cuda.NewStream(int(ordinal), nonBlocking != 0)
 	if err != nil {
 		return setErr(e, err)
@@ -145,8 +136,6 @@ func mvgo_stream_create(ordinal C.int, nonBlocking C.int, out *C.uintptr_t, e *C
 //export mvgo_stream_destroy
 func mvgo_stream_destroy(h C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	pass := forkgate.Enter() // may run without the GIL (module.c)
-	defer pass.Leave()
 	s, ok := cuda.LookupStream(uintptr(h))
 	if !ok {
 		return setErr(e, fmt.Errorf("memview: stream %#x was not made by memview or is already closed: %w", uintptr(h), memview.ErrInvalid))
@@ -160,8 +149,6 @@ func mvgo_stream_destroy(h C.uintptr_t, e *C.mv_err) (rc C.int) {
 //export mvgo_stream_sync
 func mvgo_stream_sync(ordinal C.int, h C.uintptr_t, query C.int, done *C.int, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	pass := forkgate.Enter() // may run without the GIL (module.c)
-	defer pass.Leave()
 	s := cuda.StreamFor(int(ordinal), uintptr(h))
 	if query != 0 {
 		ok, err := s.Done()

@@ -1,30 +1,35 @@
 /*
  * fork.c — memview across fork(): the pthread_atfork handlers (see fork.go for
- * what each side does) and the flag that makes a child refuse Go work when the
- * fork could not be made safe.
+ * what each side does and why) and the flag that makes a child refuse Go work
+ * when the fork could not be made safe.
  */
 #include <pthread.h>
+#include <stdlib.h>
 #include "capi.h"
 #include "_cgo_export.h"
 
-static int fork_ready;   /* prepare's verdict, read by the child handler */
-static int go_unusable;  /* in a child forked while Go work could not be stopped */
+static long fork_wait_ms = 2000; /* MEMVIEW_FORK_WAIT_MS */
+static int fork_ready;           /* prepare's verdict, read by the child handler */
+static int go_unusable;          /* in a child forked while Go work could not be stopped */
 
 static void
 on_prepare(void)
 {
-    fork_ready = mvgo_fork_prepare();
+    fork_ready = mv_gate_close(fork_wait_ms);
+    mvgo_fork_prepare(); /* last: this thread leaves Go just before the fork */
 }
 
 static void
 on_parent(void)
 {
     mvgo_fork_parent();
+    mv_gate_open();
 }
 
 static void
 on_child(void)
 {
+    mv_gate_reset();
     if (fork_ready)
         mvgo_fork_child();
     else
@@ -37,6 +42,13 @@ mv_install_fork_handlers(void)
     static int done;
     if (done)
         return 0;
+    const char *ms = getenv("MEMVIEW_FORK_WAIT_MS");
+    if (ms != NULL && *ms != 0) {
+        char *end;
+        long v = strtol(ms, &end, 10);
+        if (*end == 0 && v >= 0)
+            fork_wait_ms = v;
+    }
     if (pthread_atfork(on_prepare, on_parent, on_child) != 0) {
         PyErr_SetString(PyExc_RuntimeError, "memview: pthread_atfork failed");
         return -1;

@@ -7,13 +7,12 @@ import "C"
 
 import (
 	"math"
-	"os"
 	"runtime/debug"
-	"strconv"
-	"time"
 
 	"github.com/memview/memview/memview"
-	"github.com/memview/memview/pyext/forkgate"
+	// The fork gate's C (gate.c), which pyext's C calls around Go work that
+	// runs without the GIL, and which fork.c closes before a fork.
+	_ "github.com/memview/memview/pyext/forkgate"
 )
 
 // Fork safety.
@@ -22,33 +21,28 @@ import (
 // workers, the scheduler's idle threads, sysmon — do not exist in the child,
 // but the runtime's state still names them: in a child, anything that waits
 // for another thread waits forever (a collection, a copy split over
-// goroutines), and a lock another thread held at the fork stays held.
+// goroutines, a P that another thread held), and a lock another thread held at
+// the fork stays held.
 //
 // So memview brackets every fork (pthread_atfork, fork.c):
-//   - prepare, in the parent: close the gate that Go work running without the
-//     GIL passes through (package forkgate) and wait for the work in flight
-//     (the forking thread holds the GIL, so no other Go work can be running);
-//     turn the collector off, which waits for a collection in progress.
+//   - prepare, in the parent: close the fork gate (package forkgate) that Go
+//     work running without the GIL passes, and wait for the work in flight
+//     (the forking thread holds the GIL, so no other Go work can be running;
+//     threads that arrive meanwhile wait in C, holding no P); then turn the
+//     collector off, which waits for a collection in progress
+//     (mvgo_fork_prepare). The forking thread comes back from Go last, so the
+//     child finds the P it used.
 //   - parent: turn the collector back on and open the gate.
 //   - child: the collector stays off (Go's bookkeeping memory then grows until
 //     the child exits; array memory is freed as usual), copies run on the
-//     calling thread alone, CUDA is refused (cuda.AfterFork), the gate starts
-//     afresh. What needs no other thread keeps working: allocation, copies,
-//     fills, views, every export.
+//     calling thread alone, CUDA is refused (package cuda does that itself),
+//     the gate starts afresh. What needs no other thread keeps working:
+//     allocation, copies, fills, views, every export.
 //
-// If work in flight does not finish within forkWait, the child is told that Go
-// cannot be used at all (mvgo_fork_prepare returns 0): the C layer then
+// If work in flight does not finish within MEMVIEW_FORK_WAIT_MS (2 s by
+// default), the child is told that Go cannot be used at all: the C layer then
 // refuses every operation that needs Go with a RuntimeError naming the spawn
 // and forkserver start methods, and never calls into Go again.
-
-// forkWait bounds how long a fork waits for Go work running in other threads:
-// 2 s, or MEMVIEW_FORK_WAIT_MS milliseconds.
-var forkWait = func() time.Duration {
-	if ms, err := strconv.Atoi(os.Getenv("MEMVIEW_FORK_WAIT_MS")); err == nil && ms >= 0 {
-		return time.Duration(ms) * time.Millisecond
-	}
-	return 2 * time.Second
-}()
 
 // saved is the collector's setting before the fork, restored in the parent.
 var saved struct {
@@ -57,16 +51,10 @@ var saved struct {
 }
 
 //export mvgo_fork_prepare
-func mvgo_fork_prepare() (ok C.int) {
-	defer func() {
-		if recover() != nil {
-			ok = 0
-		}
-	}()
-	idle := forkgate.Close(forkWait)
+func mvgo_fork_prepare() {
+	defer func() { _ = recover() }()
 	saved.gcPercent = debug.SetGCPercent(-1) // waits for a collection in progress
 	saved.memLimit = debug.SetMemoryLimit(math.MaxInt64)
-	return C.int(cbool(idle))
 }
 
 //export mvgo_fork_parent
@@ -74,7 +62,6 @@ func mvgo_fork_parent() {
 	defer func() { _ = recover() }()
 	debug.SetMemoryLimit(saved.memLimit)
 	debug.SetGCPercent(saved.gcPercent)
-	forkgate.Open()
 }
 
 //export mvgo_fork_child
@@ -82,6 +69,4 @@ func mvgo_fork_child() {
 	defer func() { _ = recover() }()
 	// The collector stays off: it needs threads the child does not have.
 	memview.SetParallelism(1)
-	// Work that was in flight in other threads is gone with them.
-	forkgate.Reset()
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/go-python/gopy/gopyh"
 	"github.com/memview/memview/cuda"
 	"github.com/memview/memview/memview"
-	"github.com/memview/memview/pyext/forkgate"
 )
 
 // Go packages built together with memview (build.py --with) are bound by gopy,
@@ -241,8 +240,6 @@ var lentArrays sync.Map // gopyh.CGoHandle -> *memview.Array
 //export mvgo_lend_slice
 func mvgo_lend_slice(h C.uintptr_t, elem *C.char, out *C.int64_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	pass := forkgate.Enter() // may run without the GIL (gopy.c)
-	defer pass.Leave()
 	return withArray(h, e, func(a *memview.Array) error {
 		if err := cuda.WaitHost(a); err != nil { // pinned or managed memory: no GPU work still on it
 			return err
@@ -256,8 +253,6 @@ func mvgo_lend_slice(h C.uintptr_t, elem *C.char, out *C.int64_t, e *C.mv_err) (
 //export mvgo_lend_array
 func mvgo_lend_array(h C.uintptr_t, out *C.int64_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	pass := forkgate.Enter() // may run without the GIL (gopy.c)
-	defer pass.Leave()
 	return withArray(h, e, func(a *memview.Array) error {
 		if a.Device().HostAccessible() {
 			if err := cuda.WaitHost(a); err != nil { // pinned or managed memory: no GPU work still on it
