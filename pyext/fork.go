@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 
 	"github.com/memview/memview/memview"
@@ -30,8 +31,9 @@ import (
 //     (the forking thread holds the GIL, so no other Go work can be running;
 //     threads that arrive meanwhile wait in C, holding no P); then turn the
 //     collector off, which waits for a collection in progress
+//     and stop the world once, which leaves every other P idle
 //     (mvgo_fork_prepare). The forking thread comes back from Go last, so the
-//     child finds the P it used.
+//     child finds the P it used, or an idle one.
 //   - parent: turn the collector back on and open the gate.
 //   - child: the collector stays off (Go's bookkeeping memory then grows until
 //     the child exits; array memory is freed as usual), copies run on the
@@ -55,6 +57,14 @@ func mvgo_fork_prepare() {
 	defer func() { _ = recover() }()
 	saved.gcPercent = debug.SetGCPercent(-1) // waits for a collection in progress
 	saved.memLimit = debug.SetMemoryLimit(math.MaxInt64)
+	// Threads that left Go for C (one waiting for the GIL, say) keep their P
+	// until the scheduler takes it back, and in the child such a P is gone for
+	// good. Stopping the world (which ReadMemStats does) takes every P back and
+	// leaves the others idle when the world starts again: the child then finds
+	// its own P, or an idle one, and the scheduler has no reason to take this
+	// thread's P away while it forks.
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
 }
 
 //export mvgo_fork_parent
