@@ -726,7 +726,7 @@ mv_install(void)
         Py_DECREF(mod);
         goto fail;
     }
-    if (PyModule_AddIntConstant(mod, "MAXDIM", MV_MAXDIM) < 0 ||
+    if (PyModule_AddIntConstant(mod, "MAXDIM", MV_MAXDIM) < 0 || mv_protocols_init(mod) < 0 ||
         PyDict_SetItemString(modules, "memview._core", mod) < 0) {
         Py_DECREF(mod);
         goto fail;

@@ -15,6 +15,7 @@ work on in place.
 """
 from __future__ import annotations
 
+import atexit as _atexit
 import math as _math
 import struct as _struct
 import warnings as _warnings
@@ -27,9 +28,13 @@ from . import _cai, _core, _dtypes, cuda, examples  # noqa: E402
 from ._array import Array  # noqa: E402
 from ._gpumemoryview import gpumemoryview  # noqa: E402
 
+# From exit on, foreign threads that free a DLPack tensor or an Arrow array no
+# longer wait for the GIL (see pyext/protocols.c).
+_atexit.register(_core._interpreter_exiting)
+
 __all__ = [
     "Array", "Pool", "empty", "zeros", "full", "arange", "from_buffer", "from_cuda_array_interface",
-    "from_exporter", "examples", "item_desc",
+    "from_exporter", "examples", "item_desc", "from_dlpack", "from_arrow",
     "asarray", "gpumemoryview", "cuda",
     "default_pool", "live_handles", "scale_in_go", "sum_in_go", "DTYPES", "__version__",
 ]
@@ -249,13 +254,68 @@ def from_cuda_array_interface(obj, *, sync=None) -> Array:
     return _cai.wrap(obj, who, sync)
 
 
+_DL_DEVICES = {"cpu": (1, 0), "cuda_host": (3, 0)}
+
+
+def _dl_device(device) -> tuple:
+    """DLPack's (device_type, device_id) of a memview device name."""
+    if isinstance(device, tuple):
+        return device
+    _check_device(device)
+    if device in _DL_DEVICES:
+        return _DL_DEVICES[device]
+    for prefix, code in (("cuda_managed", 13), ("cuda", 2)):
+        if device == prefix:
+            return (code, 0)
+        if device.startswith(prefix + ":") and device[len(prefix) + 1:].isdigit():
+            return (code, int(device[len(prefix) + 1:]))
+    raise ValueError(f"memview: unknown device {device!r}")
+
+
+def from_dlpack(x, /, *, device=None, copy=None) -> Array:
+    """An array over the memory of any DLPack producer (NumPy, PyTorch, JAX, CuPy,
+    a memview array, or a DLPack capsule itself), without a copy.
+
+    The producer is asked for a versioned tensor (DLPack 1.x; older producers
+    give the legacy one); its read-only flag, byte_offset, strides and device are
+    honoured, it is kept alive (and reported as base), and its deleter runs
+    exactly once, when the array and every view of it are gone. device ("cpu",
+    "cuda:N", ...) and copy are passed to the producer as the array API standard
+    says: copy=True asks it for a copy, copy=False forbids one, and a device other
+    than the array's asks it to move the data there.
+    """
+    if device is None and copy is None:
+        return _core.from_dlpack(x)
+    if copy is not None and not isinstance(copy, bool):
+        raise TypeError("memview.from_dlpack: copy must be None, True or False")
+    return _core.from_dlpack(x, None if device is None else _dl_device(device), copy)
+
+
+def from_arrow(obj) -> Array:
+    """A read-only array over the values of an Arrow array, without a copy: any
+    object with __arrow_c_array__ or __arrow_c_device_array__ (pyarrow,
+    nanoarrow, polars, ...). Primitive integer and float arrays give 1-D arrays;
+    fixed-size lists give 2-D, arrow.fixed_shape_tensor N-d. Arrays with nulls,
+    bit-packed booleans and other types are refused. The producer's release runs
+    once, when the array and every view of it are gone."""
+    return _core.from_arrow(obj)
+
+
 def asarray(obj) -> Array:
     """obj itself if it is a memview array, else a zero-copy array over its memory:
-    through the CUDA Array Interface if obj has one, else the buffer protocol."""
+    through the CUDA Array Interface if obj has one, else the buffer protocol,
+    else DLPack, else the Arrow C data interface. Never a copy."""
     if isinstance(obj, Array):
         return obj
     if hasattr(obj, "__cuda_array_interface__"):
         return from_cuda_array_interface(obj)
+    try:
+        memoryview(obj).release()
+    except TypeError:
+        if hasattr(obj, "__dlpack__"):
+            return from_dlpack(obj)
+        if hasattr(obj, "__arrow_c_array__") or hasattr(obj, "__arrow_c_device_array__"):
+            return from_arrow(obj)
     return from_buffer(obj)
 
 
