@@ -64,7 +64,9 @@ refuse_dtype(const MVArray *a)
 static void
 fill_tensor(const MVArray *a, DLTensor *dl, DLDevice dev)
 {
-    dl->data = a->len == 0 ? NULL : a->buf; /* the specification: NULL for size 0 */
+    /* The specification allows NULL for size 0, but NumPy then neither uses nor
+     * deletes the tensor: element 0's address, as NumPy and CuPy export it. */
+    dl->data = a->buf;
     dl->device = dev;
     dl->ndim = a->ndim;
     dl->dtype = (DLDataType){a->dl_code, a->dl_bits, 1};
@@ -606,6 +608,19 @@ api_dltensor_from_py(void *py_object, DLTensor *out)
     return 0;
 }
 
+/* delete_keeping_error runs a refused tensor's deleter (which may be Python code)
+ * with the pending exception set aside, then puts it back. */
+static void
+delete_keeping_error(DLManagedTensorVersioned *t)
+{
+    if (t->deleter == NULL)
+        return;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    t->deleter(t);
+    PyErr_Restore(type, value, tb);
+}
+
 static int
 api_managed_to_py(DLManagedTensorVersioned *t, void **out_py_object)
 {
@@ -613,16 +628,14 @@ api_managed_to_py(DLManagedTensorVersioned *t, void **out_py_object)
     if (t->version.major != DLPACK_MAJOR_VERSION) {
         PyErr_Format(PyExc_BufferError, "memview: DLPack version %u.%u is not supported (1.x is)",
                      t->version.major, t->version.minor);
-        if (t->deleter != NULL)
-            t->deleter(t);
+        delete_keeping_error(t);
         return -1;
     }
     dl_token *tok = new_token(t, 1);
     mv_meta m;
     if (tok == NULL || import_tensor(&t->dl_tensor, (t->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0, tok, &m) < 0) {
         free(tok);
-        if (t->deleter != NULL)
-            t->deleter(t);
+        delete_keeping_error(t);
         return -1;
     }
     PyObject *r = mv_new_array(&m, NULL); /* on failure the handle's release calls the deleter */
