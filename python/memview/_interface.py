@@ -23,16 +23,14 @@ def _typestr(field: dict) -> str:
 
 
 def _descr(desc: dict) -> list:
-    """NumPy's descr list of a record: fields by offset, padding as ('', '|Vn'),
-    unnamed fields named f0, f1, ... as NumPy names them."""
-    out, pos, unnamed = [], 0, 0
+    """NumPy's descr list of a record: fields by offset, padding as ('', '|Vn').
+    An unnamed field is named f<i>, i its position in the list: NumPy names the
+    padding entries that way when it reads a descr, so other names could clash."""
+    out, pos = [], 0
     for f in sorted(desc["fields"], key=lambda f: f["offset"]):
         if f["offset"] > pos:
             out.append(("", f"|V{f['offset'] - pos}"))
-        name = f["name"]
-        if not name:
-            name = f"f{unnamed}"
-            unnamed += 1
+        name = f["name"] or f"f{len(out)}"
         if f["record"] is not None:
             t, one = _descr(f["record"]), f["record"]["size"]
         else:
