@@ -58,7 +58,8 @@ core_from_bytes(PyObject *mod, PyObject *args)
         free(info.long_format);
         return PyErr_NoMemory();
     }
-    if (PyObject_GetBuffer(obj, view, writable == 1 ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0) {
+    /* the bytes only, C or Fortran contiguous (a PickleBuffer of an F-ordered array) */
+    if (PyObject_GetBuffer(obj, view, PyBUF_ANY_CONTIGUOUS | (writable == 1 ? PyBUF_WRITABLE : 0)) < 0) {
         /* not contiguous, or read-only when writable was asked for */
         PyMem_Free(view);
         free(info.long_format);
