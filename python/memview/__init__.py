@@ -18,6 +18,7 @@ from __future__ import annotations
 import atexit as _atexit
 import math as _math
 import struct as _struct
+import sys as _sys
 import warnings as _warnings
 
 from . import pyext as _pyext
@@ -36,7 +37,7 @@ __all__ = [
     "Array", "Pool", "empty", "zeros", "full", "arange", "from_buffer", "from_cuda_array_interface",
     "from_exporter", "examples", "item_desc", "from_dlpack", "from_arrow",
     "asarray", "gpumemoryview", "cuda",
-    "default_pool", "live_handles", "scale_in_go", "sum_in_go", "DTYPES", "__version__",
+    "default_pool", "live_handles", "scale_in_go", "sum_in_go", "DTYPES", "__version__", "register_dask",
 ]
 __version__ = "0.1.0"
 
@@ -381,6 +382,17 @@ def live_handles() -> int:
     """Number of array objects whose Go handle is alive (0 when every array is gone)."""
     return _pyext.LiveHandles()
 
+
+def register_dask() -> None:
+    """Register memview's Dask "cuda" serializers for device arrays (done at import
+    when distributed is already loaded). Host arrays need none: pickle protocol 5
+    carries them out of band."""
+    from . import _dask
+    _dask.register()
+
+
+if "distributed" in _sys.modules:
+    register_dask()
 
 _warning = _core.pool_info()[1]
 if _warning:

@@ -334,6 +334,12 @@ class Array(_core.ArrayBase):
             return n.astype(dtype)
         return n.copy() if copy else n
 
+    def __jax_array__(self):
+        """jax.numpy.asarray(a): through DLPack (zero-copy where JAX can take the
+        layout and dtype as they are; JAX copies otherwise)."""
+        import jax.dlpack
+        return jax.dlpack.from_dlpack(self)
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         """NumPy ufuncs take memview arrays as inputs and as out=: they run on
         NumPy views of the same memory, and out= arrays are written in place."""
