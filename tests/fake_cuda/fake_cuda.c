@@ -25,6 +25,7 @@ static __thread void *current;
 static int violations;
 static char last_violation[256];
 static long calls;
+static long waits; /* cuStreamWaitEvent calls that succeeded */
 
 static void violate(const char *what)
 {
@@ -267,7 +268,9 @@ int cuStreamQuery(void *s) { return cuStreamSynchronize(s); }
 int cuStreamWaitEvent(void *s, void *e, unsigned f)
 {
     int rc = need_ctx();
-    return rc ? rc : (handle_ok(s, live_streams) && handle_ok(e, live_events) ? 0 : 400);
+    rc = rc ? rc : (handle_ok(s, live_streams) && handle_ok(e, live_events) ? 0 : 400);
+    waits += rc == 0;
+    return rc;
 }
 int cuEventCreate(void **e, unsigned f) { int rc = need_ctx(); if (rc) return rc; *e = new_handle(live_events); return 0; }
 int cuEventDestroy_v2(void *e)
@@ -290,6 +293,7 @@ int fake_violations(void) { return violations; }
 void fake_reset_violations(void) { violations = 0; last_violation[0] = 0; }
 const char *fake_last_violation(void) { return last_violation; }
 long fake_calls(void) { return calls; }
+long fake_waits(void) { return waits; }
 int fake_context_leaked(void) { return current != NULL; } /* memview must restore "none" */
 int fake_live_allocations(void)
 {
