@@ -39,19 +39,24 @@ arrow_format(const char *typestr)
     return NULL;
 }
 
-/* typestr_of gives the typestr of a primitive Arrow format, or NULL. */
+/* dtype_of gives memview's dtype name of a primitive Arrow format, or NULL;
+ * *itemsize is its size in bytes. */
 static const char *
-typestr_of(const char *format)
+dtype_of(const char *format, int64_t *itemsize)
 {
     static const struct {
-        const char *format, *typestr;
+        const char *format, *dtype;
+        int64_t size;
     } table[] = {
-        {"c", "|i1"}, {"C", "|u1"}, {"s", "<i2"}, {"S", "<u2"}, {"i", "<i4"}, {"I", "<u4"},
-        {"l", "<i8"}, {"L", "<u8"}, {"e", "<f2"}, {"f", "<f4"}, {"g", "<f8"},
+        {"c", "int8", 1}, {"C", "uint8", 1}, {"s", "int16", 2}, {"S", "uint16", 2}, {"i", "int32", 4},
+        {"I", "uint32", 4}, {"l", "int64", 8}, {"L", "uint64", 8}, {"e", "float16", 2}, {"f", "float32", 4},
+        {"g", "float64", 8},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(format, table[i].format) == 0)
-            return table[i].typestr;
+        if (strcmp(format, table[i].format) == 0) {
+            *itemsize = table[i].size;
+            return table[i].dtype;
+        }
     return NULL;
 }
 
@@ -617,10 +622,11 @@ core_from_arrow(PyObject *mod, PyObject *obj)
     }
     int64_t shape[MV_MAXDIM];
     int ndim;
-    const char *typestr;
+    const char *dtype;
+    int64_t itemsize = 0;
     const struct ArrowArray *values;
     int64_t first; /* index of element 0 in the values buffer */
-    if ((typestr = typestr_of(s->format)) != NULL) {
+    if ((dtype = dtype_of(s->format, &itemsize)) != NULL) {
         if (arr->n_buffers != 2) {
             PyErr_Format(PyExc_ValueError, "%s: a primitive array has 2 buffers, not %lld", who,
                          (long long)arr->n_buffers);
@@ -631,7 +637,7 @@ core_from_arrow(PyObject *mod, PyObject *obj)
         values = arr;
         first = arr->offset;
     } else if (strncmp(s->format, "+w:", 3) == 0 && s->n_children == 1 && arr->n_children == 1 &&
-               (typestr = typestr_of(s->children[0]->format)) != NULL) {
+               (dtype = dtype_of(s->children[0]->format, &itemsize)) != NULL) {
         int64_t row = strtoll(s->format + 3, NULL, 10);
         values = arr->children[0];
         if (refuse_nulls(arr) < 0 || values->n_buffers != 2)
@@ -652,7 +658,6 @@ core_from_arrow(PyObject *mod, PyObject *obj)
     }
     if (refuse_nulls(values) < 0)
         goto out;
-    int64_t itemsize = typestr[2] - '0';
     uintptr_t data = (uintptr_t)values->buffers[1] + (uintptr_t)(first * itemsize);
     arrow_token *tok = malloc(sizeof *tok);
     if (tok == NULL) {
@@ -665,7 +670,7 @@ core_from_arrow(PyObject *mod, PyObject *obj)
     mv_meta m;
     mv_err e;
     /* Arrow data is immutable: the array is read-only. */
-    if (mvgo_import_foreign(data, ndim, shape, NULL, (char *)typestr, 1, kind, id, tok, (char *)who, &m, &e) != 0) {
+    if (mvgo_import_foreign(data, ndim, shape, NULL, (char *)dtype, 1, kind, id, tok, (char *)who, &m, &e) != 0) {
         free(tok); /* the capsules still own the structures */
         mv_raise(&e);
         goto out;

@@ -366,27 +366,31 @@ new_token(void *tensor, int versioned)
     return t;
 }
 
-/* dl_typestr names a DLPack dtype as an array-interface typestr. */
+/* dl_dtype_name names a DLPack dtype as memview does ("float64", "bool"), the
+ * form the Go side parses fastest. */
 static int
-dl_typestr(DLDataType t, char *out, size_t n)
+dl_dtype_name(DLDataType t, char *out, size_t n)
 {
-    char kind = 0;
+    const char *kind = NULL;
     int bits = t.bits;
     switch (t.code) {
-    case kDLBool: kind = bits == 8 ? 'b' : 0; break;
-    case kDLInt: kind = (bits == 8 || bits == 16 || bits == 32 || bits == 64) ? 'i' : 0; break;
-    case kDLUInt: kind = (bits == 8 || bits == 16 || bits == 32 || bits == 64) ? 'u' : 0; break;
-    case kDLFloat: kind = (bits == 16 || bits == 32 || bits == 64) ? 'f' : 0; break;
-    case kDLComplex: kind = (bits == 64 || bits == 128) ? 'c' : 0; break;
+    case kDLBool: kind = bits == 8 ? "bool" : NULL; break;
+    case kDLInt: kind = (bits == 8 || bits == 16 || bits == 32 || bits == 64) ? "int" : NULL; break;
+    case kDLUInt: kind = (bits == 8 || bits == 16 || bits == 32 || bits == 64) ? "uint" : NULL; break;
+    case kDLFloat: kind = (bits == 16 || bits == 32 || bits == 64) ? "float" : NULL; break;
+    case kDLComplex: kind = (bits == 64 || bits == 128) ? "complex" : NULL; break;
     }
-    if (kind == 0 || t.lanes != 1) {
+    if (kind == NULL || t.lanes != 1) {
         PyErr_Format(PyExc_BufferError,
                      "memview: the DLPack dtype (code %d, %d bits, %d lanes) has no memview dtype "
                      "(bfloat16, the float8/6/4 types and vector lanes are not supported)",
                      (int)t.code, bits, (int)t.lanes);
         return -1;
     }
-    snprintf(out, n, "%c%c%d", bits == 8 ? '|' : '<', kind, bits / 8);
+    if (t.code == kDLBool)
+        snprintf(out, n, "bool");
+    else
+        snprintf(out, n, "%s%d", kind, bits);
     return 0;
 }
 
@@ -400,8 +404,8 @@ import_tensor(const DLTensor *dl, int readonly, dl_token *token, mv_meta *m)
         PyErr_Format(PyExc_BufferError, "%s: %d dimensions (at most %d)", who, (int)dl->ndim, MV_MAXDIM);
         return -1;
     }
-    char typestr[8];
-    if (dl_typestr(dl->dtype, typestr, sizeof typestr) < 0)
+    char dtype[16];
+    if (dl_dtype_name(dl->dtype, dtype, sizeof dtype) < 0)
         return -1;
     int kind, id = 0;
     switch (dl->device.device_type) {
@@ -438,7 +442,7 @@ import_tensor(const DLTensor *dl, int readonly, dl_token *token, mv_meta *m)
     }
     uintptr_t ptr = (uintptr_t)dl->data + (uintptr_t)dl->byte_offset;
     mv_err e;
-    if (mvgo_import_foreign(ptr, dl->ndim, dl->shape, sp, typestr, readonly, kind, id, token, (char *)who, m,
+    if (mvgo_import_foreign(ptr, dl->ndim, dl->shape, sp, dtype, readonly, kind, id, token, (char *)who, m,
                             &e) != 0) {
         mv_raise(&e);
         return -1;
@@ -500,23 +504,69 @@ import_capsule(PyObject *cap, PyObject *base)
     return mv_new_array(&m, base);
 }
 
-static const char *const from_kw[] = {"x", "dl_device", "copy"};
+static const char *const from_kw[] = {"x", "device", "copy"};
 static PyObject *from_kwnames[3];
 static PyObject *str_dlpack, *str_max_version, *str_dl_device, *str_copy;
 static PyObject *kwargs_plain; /* {"max_version": (1, 3)}, never handed out mutable */
 
-/* from_dlpack(x, dl_device=None, copy=None) -> Array: x's memory through
+/* dl_device_arg reads from_dlpack's device: a memview device name ("cpu",
+ * "cuda", "cuda:N", "cuda_host", "cuda_managed[:N]") or a DLPack (type, id)
+ * pair, as a new (type, id) tuple. */
+static PyObject *
+dl_device_arg(PyObject *device)
+{
+    if (PyTuple_Check(device)) {
+        Py_INCREF(device);
+        return device;
+    }
+    const char *s = PyUnicode_Check(device) ? PyUnicode_AsUTF8AndSize(device, NULL) : NULL;
+    if (s == NULL) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "memview.from_dlpack: device must be a str such as 'cpu' or 'cuda:0', "
+                     "or a DLPack (device_type, device_id) tuple, not %R", device);
+        return NULL;
+    }
+    static const struct {
+        const char *prefix;
+        int type;
+    } kinds[] = {{"cuda_managed", kDLCUDAManaged}, {"cuda_host", kDLCUDAHost}, {"cuda", kDLCUDA}, {"cpu", kDLCPU}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        size_t n = strlen(kinds[i].prefix);
+        if (strncmp(s, kinds[i].prefix, n) != 0)
+            continue;
+        const char *rest = s + n;
+        if (*rest == 0)
+            return Py_BuildValue("(ii)", kinds[i].type, 0);
+        if (*rest == ':' && (kinds[i].type == kDLCUDA || kinds[i].type == kDLCUDAManaged) && rest[1] >= '0' &&
+            rest[1] <= '9') {
+            char *end;
+            long id = strtol(rest + 1, &end, 10);
+            if (*end == 0 && id < 1 << 20)
+                return Py_BuildValue("(il)", kinds[i].type, id);
+        }
+        break;
+    }
+    PyErr_Format(PyExc_ValueError, "memview.from_dlpack: unknown device %R (want \"cpu\", \"cuda[:N]\", "
+                 "\"cuda_host\" or \"cuda_managed[:N]\")", device);
+    return NULL;
+}
+
+/* from_dlpack(x, /, *, device=None, copy=None) -> Array over x's memory through
  * x.__dlpack__ (or a DLPack capsule itself), without a copy unless the producer
- * makes one (copy=True, or a dl_device it has to move the data to). */
+ * makes one (copy=True, or a device it has to move the data to). */
 static PyObject *
 core_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *v[3];
-    if (mv_parse_kwargs("memview.from_dlpack()", args, nargs, kwnames, from_kwnames, 3, 3, v) < 0)
+    if (mv_parse_kwargs("memview.from_dlpack()", args, nargs, kwnames, from_kwnames, 3, 1, v) < 0)
         return NULL;
-    PyObject *x = v[0], *dl_device = v[1] == Py_None ? NULL : v[1], *copy = v[2] == Py_None ? NULL : v[2];
+    PyObject *x = v[0], *device = v[1] == Py_None ? NULL : v[1], *copy = v[2] == Py_None ? NULL : v[2];
     if (x == NULL) {
         PyErr_SetString(PyExc_TypeError, "memview.from_dlpack() missing the array argument");
+        return NULL;
+    }
+    if (copy != NULL && !PyBool_Check(copy)) {
+        PyErr_Format(PyExc_TypeError, "memview.from_dlpack: copy must be None, True or False, not %R", copy);
         return NULL;
     }
     if (PyCapsule_CheckExact(x))
@@ -531,24 +581,26 @@ core_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObjec
         }
         return NULL;
     }
-    PyObject *kwargs = kwargs_plain, *cap = NULL, *empty = PyTuple_New(0);
+    PyObject *kwargs = kwargs_plain, *cap = NULL, *empty = PyTuple_New(0), *dl_device = NULL;
     Py_INCREF(kwargs);
     if (empty == NULL)
         goto out;
-    if (dl_device != NULL || copy != NULL) {
+    if (device != NULL || copy != NULL) {
         Py_DECREF(kwargs);
         if ((kwargs = PyDict_Copy(kwargs_plain)) == NULL ||
-            (dl_device != NULL && PyDict_SetItem(kwargs, str_dl_device, dl_device) < 0) ||
+            (device != NULL && ((dl_device = dl_device_arg(device)) == NULL ||
+                                PyDict_SetItem(kwargs, str_dl_device, dl_device) < 0)) ||
             (copy != NULL && PyDict_SetItem(kwargs, str_copy, copy) < 0))
             goto out;
     }
     cap = PyObject_Call(method, empty, kwargs);
-    if (cap == NULL && dl_device == NULL && copy == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+    if (cap == NULL && device == NULL && copy == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
         /* A producer older than DLPack 1.0 takes no max_version: ask for the legacy form. */
         PyErr_Clear();
         cap = PyObject_CallNoArgs(method);
     }
 out:
+    Py_XDECREF(dl_device);
     Py_XDECREF(kwargs);
     Py_XDECREF(empty);
     Py_DECREF(method);
@@ -561,7 +613,16 @@ out:
 
 PyMethodDef mv_dlpack_functions[] = {
     {"from_dlpack", (PyCFunction)(void (*)(void))core_from_dlpack, METH_FASTCALL | METH_KEYWORDS,
-     "from_dlpack(x, dl_device=None, copy=None) -> Array over x's memory (DLPack)"},
+     "from_dlpack(x, /, *, device=None, copy=None)\n--\n\n"
+     "An array over the memory of any DLPack producer (NumPy, PyTorch, JAX, CuPy, a memview\n"
+     "array, or a DLPack capsule itself), without a copy.\n\n"
+     "The producer is asked for a versioned tensor (DLPack 1.x; older producers give the\n"
+     "legacy one); its read-only flag, byte_offset, strides and device are honoured, it is\n"
+     "kept alive (and reported as base), and its deleter runs exactly once, when the array\n"
+     "and every view of it are gone. device (\"cpu\", \"cuda:N\", \"cuda_host\",\n"
+     "\"cuda_managed:N\", or a DLPack (type, id) pair) and copy are passed to the producer as\n"
+     "the array API standard says: copy=True asks it for a copy, copy=False forbids one, and\n"
+     "a device other than the array's asks it to move the data there."},
     {NULL},
 };
 
@@ -651,21 +712,21 @@ api_allocator(DLTensor *proto, DLManagedTensorVersioned **out, void *error_ctx,
 {
     PyGILState_STATE st = PyGILState_Ensure();
     int rc = -1;
-    char typestr[8], device[32];
+    char dtype[16], device[32];
     int64_t shape[MV_MAXDIM];
     PyObject *arr = NULL;
     if (proto->ndim < 0 || proto->ndim > MV_MAXDIM) {
         PyErr_Format(PyExc_ValueError, "memview: %d dimensions (at most %d)", (int)proto->ndim, MV_MAXDIM);
         goto fail;
     }
-    if (dl_typestr(proto->dtype, typestr, sizeof typestr) < 0 ||
+    if (dl_dtype_name(proto->dtype, dtype, sizeof dtype) < 0 ||
         mv_dl_device_name(proto->device, device, sizeof device) < 0)
         goto fail;
     for (int i = 0; i < proto->ndim; i++)
         shape[i] = proto->shape[i];
     mv_meta m;
     mv_err e;
-    int r = mvgo_empty(proto->ndim, shape, typestr, 'C', device, &m, &e);
+    int r = mvgo_empty(proto->ndim, shape, dtype, 'C', device, &m, &e);
     if ((arr = mv_finish_meta(r, &m, &e, NULL)) == NULL)
         goto fail;
     DLManagedTensorVersioned *t = new_versioned((MVArray *)arr, mv_dl_device((MVArray *)arr), DLPACK_MINOR_VERSION, 0);

@@ -15,23 +15,23 @@ import (
 )
 
 // Imports through the exchange protocols (DLPack, Arrow): C has read the
-// producer's structure into a pointer, a shape, byte strides and a typestr; Go
+// producer's structure into a pointer, a shape, byte strides and a dtype name; Go
 // checks the layout (foreignLayout) and wraps the span it reaches, on the device
 // C names. The token's release runs once, when the last reference goes — and
 // only if the import succeeded: on failure C still owns the token.
 
 //export mvgo_import_foreign
-func mvgo_import_foreign(ptr C.uintptr_t, ndim C.int, shape, strides *C.int64_t, typestr *C.char,
+func mvgo_import_foreign(ptr C.uintptr_t, ndim C.int, shape, strides *C.int64_t, dtype *C.char,
 	readonly C.int, devKind, devID C.int, token unsafe.Pointer, who *C.char, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	a, err := importForeign(C.GoString(who), uintptr(ptr), ints(shape, ndim), strides, C.GoString(typestr),
+	a, err := importForeign(C.GoString(who), uintptr(ptr), ints(shape, ndim), strides, C.GoString(dtype),
 		readonly != 0, memview.Device{Kind: memview.DeviceKind(devKind), ID: int(devID)}, token)
 	return finish(a, err, m, e)
 }
 
-func importForeign(who string, ptr uintptr, shape []int, cstrides *C.int64_t, typestr string,
+func importForeign(who string, ptr uintptr, shape []int, cstrides *C.int64_t, dtype string,
 	readonly bool, dev memview.Device, token unsafe.Pointer) (*memview.Array, error) {
-	dt, err := memview.ParseDType(typestr)
+	dt, err := memview.ParseDType(dtype) // a NumPy name: one map lookup
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", who, err)
 	}

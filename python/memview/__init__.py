@@ -255,41 +255,8 @@ def from_cuda_array_interface(obj, *, sync=None) -> Array:
     return _cai.wrap(obj, who, sync)
 
 
-_DL_DEVICES = {"cpu": (1, 0), "cuda_host": (3, 0)}
-
-
-def _dl_device(device) -> tuple:
-    """DLPack's (device_type, device_id) of a memview device name."""
-    if isinstance(device, tuple):
-        return device
-    _check_device(device)
-    if device in _DL_DEVICES:
-        return _DL_DEVICES[device]
-    for prefix, code in (("cuda_managed", 13), ("cuda", 2)):
-        if device == prefix:
-            return (code, 0)
-        if device.startswith(prefix + ":") and device[len(prefix) + 1:].isdigit():
-            return (code, int(device[len(prefix) + 1:]))
-    raise ValueError(f"memview: unknown device {device!r}")
-
-
-def from_dlpack(x, /, *, device=None, copy=None) -> Array:
-    """An array over the memory of any DLPack producer (NumPy, PyTorch, JAX, CuPy,
-    a memview array, or a DLPack capsule itself), without a copy.
-
-    The producer is asked for a versioned tensor (DLPack 1.x; older producers
-    give the legacy one); its read-only flag, byte_offset, strides and device are
-    honoured, it is kept alive (and reported as base), and its deleter runs
-    exactly once, when the array and every view of it are gone. device ("cpu",
-    "cuda:N", ...) and copy are passed to the producer as the array API standard
-    says: copy=True asks it for a copy, copy=False forbids one, and a device other
-    than the array's asks it to move the data there.
-    """
-    if device is None and copy is None:
-        return _core.from_dlpack(x)
-    if copy is not None and not isinstance(copy, bool):
-        raise TypeError("memview.from_dlpack: copy must be None, True or False")
-    return _core.from_dlpack(x, None if device is None else _dl_device(device), copy)
+#: DLPack both ways (pyext/dlpack.c): see its docstring.
+from_dlpack = _core.from_dlpack
 
 
 def from_arrow(obj) -> Array:
