@@ -85,10 +85,25 @@ def setup_venv() -> Path:
     return py
 
 
+def go_version_required() -> str:
+    """The Go version go.mod asks for (its go directive)."""
+    m = re.search(r"^go (\S+)$", (ROOT / "go.mod").read_text(), re.M)
+    return m.group(1) if m else "1.26"
+
+
+def version_tuple(v: str) -> tuple:
+    return tuple(int(x) if x.isdigit() else 0 for x in re.split(r"[.\-rc]", v)[:3])
+
+
 def setup_tools() -> None:
     """Build gopy and goimports from the versions pinned in go.mod."""
+    need = go_version_required()
     if shutil.which("go") is None:
-        sys.exit("memview needs the Go toolchain (go) on PATH to build")
+        sys.exit(f"memview needs Go {need} or newer (the go directive in go.mod) on PATH to build; "
+                 "install it from Go's downloads page, or use a prebuilt memview wheel, which needs no Go")
+    have = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
+    if version_tuple(have.removeprefix("go")) < version_tuple(need):
+        sys.exit(f"memview needs Go {need} or newer to build; `go` on PATH is {have or 'unknown'}")
     TOOLS.mkdir(parents=True, exist_ok=True)
     stamp = TOOLS / ".go.sum"
     gosum = (ROOT / "go.sum").read_text()
@@ -198,15 +213,34 @@ def _record_line(arcname: str, data: bytes) -> str:
     return f"{arcname},sha256={digest},{len(data)}"
 
 
+def wheel_metadata() -> str:
+    """The wheel's METADATA (core metadata 2.1), from pyproject.toml's [project]:
+    summary, Python requirement, license, extras and the README as the long
+    description."""
+    import tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    lines = [f"Metadata-Version: 2.1", f"Name: {NAME}", f"Version: {VERSION}",
+             f"Summary: {project['description']}", f"Requires-Python: {project['requires-python']}"]
+    lic = project.get("license", {})
+    if isinstance(lic, dict) and "text" in lic:
+        lines.append(f"License: {lic['text']}")
+    for extra, reqs in project.get("optional-dependencies", {}).items():
+        lines.append(f"Provides-Extra: {extra}")
+        lines += [f'Requires-Dist: {r}; extra == "{extra}"' for r in reqs]
+    readme = project.get("readme")
+    if readme:
+        lines.append("Description-Content-Type: text/markdown")
+        return "\n".join(lines) + "\n\n" + (ROOT / readme).read_text()
+    return "\n".join(lines) + "\n"
+
+
 def write_wheel(pkg: Path, dist: Path) -> Path:
     """Pack the assembled package as cp311-abi3 wheel."""
     tag = f"cp311-abi3-{platform_tag()}"
     dist.mkdir(parents=True, exist_ok=True)
     whl = dist / f"{NAME}-{VERSION}-{tag}.whl"
     info = f"{NAME}-{VERSION}.dist-info"
-    metadata = (f"Metadata-Version: 2.1\nName: {NAME}\nVersion: {VERSION}\n"
-                "Summary: Zero-copy memory views between Go and Python (NumPy, memoryview)\n"
-                "Requires-Python: >=3.11\n")
+    metadata = wheel_metadata()
     wheel = f"Wheel-Version: 1.0\nGenerator: memview build.py\nRoot-Is-Purelib: false\nTag: {tag}\n"
     records = []
     with zipfile.ZipFile(whl, "w", zipfile.ZIP_DEFLATED) as zf:
