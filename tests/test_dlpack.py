@@ -449,3 +449,25 @@ def test_cuda_host_memory_reaches_a_cpu_consumer_in_place():
     h = mv.arange(4.0, device="cuda_host")
     assert h.__dlpack_device__() == (CUDA_HOST, 0)
     assert np.from_dlpack(h, device="cpu").ctypes.data == h.ptr
+
+
+def test_exports_alive_at_interpreter_exit(tmp_path):
+    """Tensors still held when the interpreter exits — by a module global, an
+    unconsumed capsule, a daemon thread — neither crash nor hang the exit."""
+    import subprocess
+    import sys
+    script = tmp_path / "exit.py"
+    script.write_text(
+        "import threading, time, numpy as np, memview as mv\n"
+        "keep = np.from_dlpack(mv.arange(1000.0))\n"
+        "cap = mv.zeros(10).__dlpack__(max_version=(1, 0))\n"
+        "def hold():\n"
+        "    x = np.from_dlpack(mv.arange(10.0)[::2])\n"
+        "    time.sleep(30)\n"
+        "threading.Thread(target=hold, daemon=True).start()\n"
+        "time.sleep(0.2)\n"
+        "print('exiting')\n")
+    import os
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert r.returncode == 0 and r.stdout == "exiting\n", r.stderr[-2000:]

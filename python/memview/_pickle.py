@@ -22,9 +22,10 @@ def reduce(a, protocol: int):
         return (rebuild_on, (host, a.device))
     src = a if a.c_contiguous or a.f_contiguous else a.copy("C")
     order = "F" if src.f_contiguous and not src.c_contiguous else "C"
+    # the PEP 3118 format names the element type exactly, records included
     if protocol >= 5:
-        return (rebuild, (pickle.PickleBuffer(src), src.shape, src.dtype, order))
-    return (rebuild_copy, (src.tobytes(order), src.shape, src.dtype, order))
+        return (rebuild, (pickle.PickleBuffer(src), src.shape, src.format, order))
+    return (rebuild_copy, (src.tobytes(order), src.shape, src.format, order))
 
 
 def rebuild(buf, shape, dtype, order):
