@@ -55,9 +55,10 @@ def exchange_table(results):
         get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
         api = get(mv.Array.__dlpack_c_exchange_api__, b"dlpack_exchange_api")
         a = mv.zeros((64, 64), dtype="float32")
-        n = 20_000 if QUICK else 1_000_000
+        # the best of many short runs: a loaded machine's preemptions fall into a few of them
+        n, runs = 10_000, (5 if QUICK else 100)
         for which, name in ((0, "owning: from_py_object + deleter"), (1, "borrowing: dltensor_from_py_object")):
-            ns = min(so.bench_exchange(api, a, n, which) for _ in range(5))
+            ns = min(so.bench_exchange(api, a, n, which) for _ in range(runs))
             ok = ns <= 100
             print(f"{'C exchange table, ' + name:<70} {ns:8.1f} ns per exchange  (target <= 100 ns: "
                   f"{'met' if ok else 'MISSED'})")
