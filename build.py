@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 import os
 import shutil
 import subprocess
@@ -94,11 +95,26 @@ def setup_venv() -> Path:
     return py
 
 
+def go_version_required() -> str:
+    """The Go version go.mod asks for (its go directive)."""
+    m = re.search(r"^go (\S+)$", (ROOT / "go.mod").read_text(), re.M)
+    return m.group(1) if m else "1.26"
+
+
+def version_tuple(v: str) -> tuple:
+    return tuple(int(x) if x.isdigit() else 0 for x in re.split(r"[.\-rc]", v)[:3])
+
+
 def setup_tools() -> None:
     """Build gopy and goimports from the versions pinned in go.mod, and gopysig
     (tools/gopysig) from this checkout."""
+    need = go_version_required()
     if shutil.which("go") is None:
-        sys.exit("memview needs the Go toolchain (go) on PATH to build")
+        sys.exit(f"memview needs Go {need} or newer (the go directive in go.mod) on PATH to build; "
+                 "install it from Go's downloads page, or use a prebuilt memview wheel, which needs no Go")
+    have = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
+    if version_tuple(have.removeprefix("go")) < version_tuple(need):
+        sys.exit(f"memview needs Go {need} or newer to build; `go` on PATH is {have or 'unknown'}")
     TOOLS.mkdir(parents=True, exist_ok=True)
     env = go_env()
     stamp = TOOLS / ".go.sum"
@@ -159,6 +175,27 @@ def _record_line(arcname: str, data: bytes) -> str:
     return f"{arcname},sha256={digest},{len(data)}"
 
 
+def wheel_metadata() -> str:
+    """The wheel's METADATA (core metadata 2.1), from pyproject.toml's [project]:
+    summary, Python requirement, license, extras and the README as the long
+    description."""
+    import tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    lines = [f"Metadata-Version: 2.1", f"Name: {NAME}", f"Version: {VERSION}",
+             f"Summary: {project['description']}", f"Requires-Python: {project['requires-python']}"]
+    lic = project.get("license", {})
+    if isinstance(lic, dict) and "text" in lic:
+        lines.append(f"License: {lic['text']}")
+    for extra, reqs in project.get("optional-dependencies", {}).items():
+        lines.append(f"Provides-Extra: {extra}")
+        lines += [f'Requires-Dist: {r}; extra == "{extra}"' for r in reqs]
+    readme = project.get("readme")
+    if readme:
+        lines.append("Description-Content-Type: text/markdown")
+        return "\n".join(lines) + "\n\n" + (ROOT / readme).read_text()
+    return "\n".join(lines) + "\n"
+
+
 def write_wheel(pkg: Path, dist: Path) -> Path:
     """Pack the assembled package (and the Go packages built with it, beside
     it) as cp311-abi3 wheel."""
@@ -166,9 +203,7 @@ def write_wheel(pkg: Path, dist: Path) -> Path:
     dist.mkdir(parents=True, exist_ok=True)
     whl = dist / f"{NAME}-{VERSION}-{tag}.whl"
     info = f"{NAME}-{VERSION}.dist-info"
-    metadata = (f"Metadata-Version: 2.1\nName: {NAME}\nVersion: {VERSION}\n"
-                "Summary: Zero-copy memory views between Go and Python (NumPy, memoryview)\n"
-                "Requires-Python: >=3.11\n")
+    metadata = wheel_metadata()
     wheel = f"Wheel-Version: 1.0\nGenerator: memview build.py\nRoot-Is-Purelib: false\nTag: {tag}\n"
     records = []
     with zipfile.ZipFile(whl, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -297,7 +332,9 @@ def cmd_gpu_check(args):
     env = dict(os.environ, PYTHONPATH=str(site))
     tests = ["tests/test_gpu.py", "tests/test_cuda_streams.py", "tests/test_cuda_interface.py",
              "tests/test_gpumemoryview.py", "tests/test_create.py", "tests/test_roundtrip.py",
-             "tests/test_lifetime.py"]
+             "tests/test_lifetime.py", "tests/test_gpu_protocols.py", "tests/test_interop.py",
+             "tests/test_dlpack.py", "tests/test_numpy_protocols.py", "tests/test_arrow.py",
+             "tests/test_pickle.py", "tests/test_dask.py"]
     with open(out / "pytest.txt", "w") as f:
         rc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
                              f"--junitxml={out / 'pytest.xml'}", *tests], cwd=ROOT, env=env,

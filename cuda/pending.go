@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -262,4 +263,55 @@ func WaitHost(arrays ...*memview.Array) error {
 		}
 	}
 	return nil
+}
+
+// WaitOn makes work enqueued on s from now on wait, on the device, for the work
+// pending on the memory of each array — memview's own and an import's
+// producer's — as a consumer handed s by an exchange protocol must (DLPack's
+// stream rule): the host does not block. Unlike memview's own ordering, it
+// also orders after the stream of an import made with ordering off: the
+// consumer was promised the memory is ready on s.
+func WaitOn(s *Stream, arrays ...*memview.Array) error {
+	for _, st := range states(arrays...) {
+		if err := st.handOver(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handOver makes s wait for the state's stream (see WaitOn).
+func (st *pending) handOver(s *Stream) error {
+	st.mu.Lock()
+	stream, ordered, event := st.stream, st.ordered, st.event
+	st.mu.Unlock()
+	switch {
+	case stream == nil || stream.same(s):
+		return nil
+	case ordered && event != 0:
+		return st.waitOn(s)
+	}
+	ev, err := Record(stream) // the import's stream, as its producer named it
+	if err != nil {
+		return fmt.Errorf("cuda: record an event on stream %#x: %w", stream.handle, err)
+	}
+	werr := ev.WaitOn(s)
+	// An event a stream still waits on may be destroyed: the driver frees it
+	// once the wait is over.
+	if derr := ev.Destroy(); werr == nil {
+		werr = derr
+	}
+	return werr
+}
+
+// HasPending reports whether work is pending on a's memory (memview's own, or
+// the stream an import's producer named).
+func HasPending(a *memview.Array) bool {
+	st, ok := a.Buffer().DeviceState().(*pending)
+	if !ok {
+		return false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.stream != nil
 }

@@ -235,3 +235,11 @@ func (e *Event) Destroy() error {
 	}
 	return drvEventDestroy(d.ctx, e.handle)
 }
+
+// Handle is the driver's handle (CUevent), for a consumer that waits on it
+// itself (the Arrow C device interface's sync_event).
+func (e *Event) Handle() uintptr { return e.handle }
+
+// EventOf names an event made elsewhere (a producer's sync event) on device
+// ordinal; memview never destroys it.
+func EventOf(ordinal int, handle uintptr) *Event { return &Event{handle: handle, device: ordinal} }

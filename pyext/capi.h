@@ -39,6 +39,12 @@ typedef struct {
     char dtype_inline[16];
     char typestr[16];
     char device[24];
+    /* Exchange-protocol fields (pyext/dlpack.c), cached at creation. */
+    int device_id;         /* CUDA ordinal; 0 for host memory */
+    int dl_ok;             /* dtype and strides can be described by DLPack */
+    uint8_t dl_code;       /* DLPack dtype code and bits, valid when dl_ok */
+    uint8_t dl_bits;
+    int64_t *dl_strides;   /* strides in elements (shape block, after the byte strides) */
 } MVArray;
 
 /* NOGIL(cond, stmt) runs stmt without the GIL when cond holds, passing the
@@ -55,6 +61,15 @@ typedef struct {
             stmt;                     \
         }                             \
     } while (0)
+/* mv_pending_stream is the CUDA stream with work still pending on the array's
+ * memory (CAI "stream" numbering: 1 legacy default, 2 per-thread, else a
+ * CUstream), or 0 for none: kept with the memory, in Go, shared by every view.
+ * The exchange protocols read it only through here. */
+static inline long long
+mv_pending_stream(const MVArray *a)
+{
+    return a->pending ? (long long)__atomic_load_n(a->pending, __ATOMIC_ACQUIRE) : 0;
+}
 
 extern PyObject *mv_array_base_type;  /* memview._core.ArrayBase */
 extern PyObject *mv_array_type;       /* the facade's subclass, set by set_array_type */
@@ -82,5 +97,11 @@ int mv_go_usable(void);
 /* Add the functions of gopy.c and, in the test build, of selftest.c to memview._core. */
 int mv_add_gopy_functions(PyObject *mod);
 int mv_add_selftests(PyObject *mod);
+
+/* Exchange protocols (pyext/protocols.c and the files it names). */
+extern PyMethodDef mv_protocol_methods[];          /* __dlpack__, __arrow_c_*__, ... */
+PyObject *mv_get_array_interface(PyObject *self, void *closure); /* __array_interface__ */
+void mv_dlpack_cache(MVArray *a);                  /* fills dl_ok, dl_code, dl_bits, dl_strides */
+int mv_protocols_init(PyObject *module);           /* adds the protocol functions to memview._core */
 
 #endif

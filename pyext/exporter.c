@@ -263,6 +263,7 @@ static PyGetSetDef array_getset[] = {
     {"released", get_released, NULL, "True once release() has been called.", NULL},
     {"device", get_device, NULL, "Where the memory is: 'cpu' or 'cuda:N'.", NULL},
     {"__cuda_array_interface__", get_cai, NULL, "CUDA Array Interface v3 (CUDA arrays only).", NULL},
+    {"__array_interface__", mv_get_array_interface, NULL, "NumPy array interface v3 (host memory only).", NULL},
     {"_exports", get_exports, NULL, "Number of live buffer exports.", NULL},
     {NULL},
 };
@@ -271,6 +272,7 @@ static PyType_Slot array_slots[] = {
     {Py_tp_new, array_new},
     {Py_tp_dealloc, array_dealloc},
     {Py_tp_getset, array_getset},
+    {Py_tp_methods, mv_protocol_methods},
     {Py_bf_getbuffer, array_getbuffer},
     {Py_bf_releasebuffer, array_releasebuffer},
     {Py_tp_doc, "Base of memview.Array: a strided view of Go-owned or imported memory."},
@@ -335,7 +337,8 @@ mv_new_array(const mv_meta *m, PyObject *base)
     a->dtype = long_dtype; /* freed by dealloc from here on */
     a->format = long_format; /* freed by dealloc from here on */
     if (m->ndim > 0) {
-        a->shape = PyMem_Malloc(2 * (size_t)m->ndim * sizeof(Py_ssize_t));
+        /* shape, byte strides, element strides (DLPack) */
+        a->shape = PyMem_Malloc(3 * (size_t)m->ndim * sizeof(Py_ssize_t));
         if (a->shape == NULL) {
             mvgo_release((uintptr_t)m->handle, NULL);
             Py_DECREF(a);
@@ -369,6 +372,9 @@ mv_new_array(const mv_meta *m, PyObject *base)
     a->pending = m->pending;
     a->device[sizeof a->device - 1] = 0;
     a->typestr[sizeof a->typestr - 1] = 0;
+    a->device_id = m->device_id;
+    a->dl_strides = a->shape ? (int64_t *)a->shape + 2 * m->ndim : NULL;
+    mv_dlpack_cache(a);
     Py_XINCREF(base);
     a->base = base;
     return (PyObject *)a;

@@ -26,13 +26,12 @@ on_parent(void)
     mv_gate_open();
 }
 
+/* Nothing here enters Go: a child that only execs (subprocess) never does. */
 static void
 on_child(void)
 {
     mv_gate_reset();
-    if (fork_ready)
-        mvgo_fork_child();
-    else
+    if (!fork_ready)
         go_unusable = 1; /* never enter Go again in this process */
 }
 

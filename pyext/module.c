@@ -209,12 +209,24 @@ core_from_buffer(PyObject *mod, PyObject *args)
         return PyErr_NoMemory();
     int flags = writable == 1 ? PyBUF_FULL : PyBUF_FULL_RO;
     if (PyObject_GetBuffer(obj, view, flags) < 0) {
-        PyMem_Free(view);
-        if (writable == 1 && PyErr_ExceptionMatches(PyExc_BufferError)) {
-            PyErr_Clear();
-            PyErr_SetString(PyExc_BufferError,
-                            "memview.from_buffer: writable=True but the source is read-only");
+        /* Exporters refuse a writable request in their own words (NumPy with
+         * ValueError): if a read-only request succeeds, say BufferError here. */
+        if (writable == 1) {
+            PyObject *type, *value, *tb;
+            PyErr_Fetch(&type, &value, &tb);
+            if (PyObject_GetBuffer(obj, view, PyBUF_FULL_RO) == 0) {
+                PyBuffer_Release(view);
+                Py_XDECREF(type);
+                Py_XDECREF(value);
+                Py_XDECREF(tb);
+                PyErr_SetString(PyExc_BufferError,
+                                "memview.from_buffer: writable=True but the source is read-only");
+            } else {
+                PyErr_Clear();
+                PyErr_Restore(type, value, tb);
+            }
         }
+        PyMem_Free(view);
         return NULL;
     }
     if (view->suboffsets != NULL) {
@@ -766,7 +778,7 @@ mv_install(void)
         Py_DECREF(mod);
         goto fail;
     }
-    if (PyModule_AddIntConstant(mod, "MAXDIM", MV_MAXDIM) < 0 ||
+    if (PyModule_AddIntConstant(mod, "MAXDIM", MV_MAXDIM) < 0 || mv_protocols_init(mod) < 0 ||
         mv_add_gopy_functions(mod) < 0 || mv_add_selftests(mod) < 0 ||
         PyDict_SetItemString(modules, "memview._core", mod) < 0) {
         Py_DECREF(mod);

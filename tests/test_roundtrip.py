@@ -106,6 +106,10 @@ def test_read_only_sources():
     assert not n.flags.writeable
     with pytest.raises(BufferError, match="read-only"):
         mv.from_buffer(b"hello", writable=True)
+    frozen = np.zeros(3)
+    frozen.flags.writeable = False
+    with pytest.raises(BufferError, match="read-only"):  # NumPy's own refusal is a ValueError
+        mv.from_buffer(frozen, writable=True)
     src = np.zeros(3)
     ro = mv.from_buffer(src, writable=False)
     assert ro.readonly and not np.asarray(ro).flags.writeable

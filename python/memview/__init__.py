@@ -17,6 +17,7 @@ return, and their functions take NumPy and memview arrays where Go takes memory.
 """
 from __future__ import annotations
 
+import atexit as _atexit
 import math as _math
 import numbers as _numbers
 import os as _os
@@ -55,10 +56,14 @@ from ._gpumemoryview import gpumemoryview  # noqa: E402
 
 _core._extension_dir = _HERE
 
+# From exit on, foreign threads that free a DLPack tensor or an Arrow array no
+# longer wait for the GIL (see pyext/protocols.c).
+_atexit.register(_core._interpreter_exiting)
+
 __all__ = [
     "Array", "Pool", "empty", "zeros", "full", "arange", "from_buffer", "from_cuda_array_interface",
-    "from_go", "item_desc", "asarray", "gpumemoryview", "cuda", "go_packages",
-    "default_pool", "live_handles", "DTYPES", "__version__",
+    "from_go", "item_desc", "from_dlpack", "from_arrow", "asarray", "gpumemoryview", "cuda",
+    "go_packages", "default_pool", "live_handles", "DTYPES", "__version__", "register_dask",
 ]
 __version__ = "0.1.0"
 
@@ -307,16 +312,38 @@ def from_cuda_array_interface(obj, *, sync=None) -> Array:
     return _cai.wrap(obj, who, sync)
 
 
+#: DLPack both ways (pyext/dlpack.c): see its docstring.
+from_dlpack = _core.from_dlpack
+
+
+def from_arrow(obj) -> Array:
+    """A read-only array over the values of an Arrow array, without a copy: any
+    object with __arrow_c_array__ or __arrow_c_device_array__ (pyarrow,
+    nanoarrow, polars, ...). Primitive integer and float arrays give 1-D arrays;
+    fixed-size lists give 2-D, arrow.fixed_shape_tensor N-d. Arrays with nulls,
+    bit-packed booleans and other types are refused. The producer's release runs
+    once, when the array and every view of it are gone."""
+    return _core.from_arrow(obj)
+
+
 def asarray(obj) -> Array:
     """obj itself if it is a memview array, else a zero-copy array over its memory:
     from_go for a Go value bound by gopy, the CUDA Array Interface if obj has
-    one, else the buffer protocol."""
+    one, else the buffer protocol, else DLPack, else the Arrow C data interface.
+    Never a copy."""
     if isinstance(obj, Array):
         return obj
     if isinstance(obj, _gobind.GoClass):
         return _core.from_gopy(obj.handle, -1)
     if hasattr(obj, "__cuda_array_interface__"):
         return from_cuda_array_interface(obj)
+    try:
+        memoryview(obj).release()
+    except TypeError:
+        if hasattr(obj, "__dlpack__"):
+            return from_dlpack(obj)
+        if hasattr(obj, "__arrow_c_array__") or hasattr(obj, "__arrow_c_device_array__"):
+            return from_arrow(obj)
     return from_buffer(obj)
 
 
@@ -378,6 +405,17 @@ def live_handles() -> int:
     """Number of array objects whose Go handle is alive (0 when every array is gone)."""
     return _pyext.LiveHandles()
 
+
+def register_dask() -> None:
+    """Register memview's Dask "cuda" serializers for device arrays (done at import
+    when distributed is already loaded). Host arrays need none: pickle protocol 5
+    carries them out of band."""
+    from . import _dask
+    _dask.register()
+
+
+if "distributed" in _sys.modules:
+    register_dask()
 
 _warning = _core.pool_info()[1]
 if _warning:

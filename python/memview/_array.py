@@ -9,7 +9,7 @@ from __future__ import annotations
 import numbers
 import operator
 
-from . import _cai, _core, _dtypes, _formats
+from . import _cai, _core, _dtypes, _formats, _pickle
 from . import cuda as _cuda
 
 _BIG = 1 << 62  # slice bounds beyond this are clamped; they mean "to the end" anyway
@@ -177,7 +177,10 @@ class Array(_core.ArrayBase):
     views; integers for every axis give a Python scalar.
     """
 
-    __slots__ = ()
+    __slots__ = ("__weakref__",)
+
+    #: DLPack 1.3's C exchange table (a PyCapsule "dlpack_exchange_api").
+    __dlpack_c_exchange_api__ = _core.dlpack_exchange_api
 
     def __new__(cls, *args, **kwargs):
         raise TypeError("memview.Array cannot be created directly; use memview.empty, zeros, "
@@ -332,6 +335,55 @@ class Array(_core.ArrayBase):
             return self
         return _core.copy(self, "K", device, handle)
 
+    # -- NumPy
+    def __array__(self, dtype=None, copy=None):
+        """A NumPy array over the same memory (host arrays), with NumPy 2's copy
+        rules: copy=None copies only to convert dtype, copy=True always, copy=False
+        never (ValueError if dtype needs a conversion). Arrays in CUDA device
+        memory raise TypeError: copy them to the host first."""
+        n = _host_ndarray(self)
+        if dtype is not None and n.dtype != dtype:
+            if copy is False:
+                raise ValueError(f"memview: converting {self.dtype} to {dtype} needs a copy, "
+                                 "and copy=False forbids one")
+            return n.astype(dtype)
+        return n.copy() if copy else n
+
+    def __jax_array__(self):
+        """jax.numpy.asarray(a): through DLPack (zero-copy where JAX can take the
+        layout and dtype as they are; JAX copies otherwise)."""
+        import jax.dlpack
+        return jax.dlpack.from_dlpack(self)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NumPy ufuncs take memview arrays as inputs and as out=: they run on
+        NumPy views of the same memory, and out= arrays are written in place."""
+        inputs = tuple(_host_ndarray(x) if isinstance(x, Array) else x for x in inputs)
+        out = kwargs.get("out")
+        if out is not None:
+            kwargs["out"] = tuple(_host_ndarray(o) if isinstance(o, Array) else o for o in out)
+        result = getattr(ufunc, method)(*inputs, **kwargs)
+        if out is None or method == "at":
+            return result
+        if len(out) == 1:
+            return out[0]
+        return tuple(o if o is not None else r for o, r in zip(out, result))
+
+    # -- pickle and copy
+    def __reduce_ex__(self, protocol):
+        return _pickle.reduce(self, protocol)
+
+    def __reduce__(self):
+        return _pickle.reduce(self, 2)
+
+    def __copy__(self):
+        """An independent copy in new Go-owned memory (copy.copy)."""
+        return self.copy("K")
+
+    def __deepcopy__(self, memo):
+        """An independent copy in new Go-owned memory (copy.deepcopy)."""
+        return self.copy("K")
+
     # -- lifetime
     def release(self):
         """Give the memory reference back now (BufferError while buffers are exported)."""
@@ -356,6 +408,15 @@ class Array(_core.ArrayBase):
         return f"memview.Array({body}, shape={self.shape}, dtype={self.dtype!r})"
 
     __hash__ = None
+
+
+def _host_ndarray(a):
+    """A NumPy view of a host array's memory; TypeError for device memory."""
+    if a.device.startswith("cuda:"):
+        raise TypeError(f"memview: the array is in {a.device} device memory; NumPy cannot use it in "
+                        "place. Copy it to the host first: a.to('cpu') (or use CuPy: cupy.asarray(a))")
+    import numpy
+    return numpy.asarray(memoryview(a))
 
 
 _core.set_array_type(Array)

@@ -136,3 +136,113 @@ def test_pinned_and_managed_are_host_visible():
     np.asarray(m)[:] = 3
     assert m.to("cpu").tolist() == [3] * 16 and m.__cuda_array_interface__["data"][0] == m.ptr
     del n
+
+
+# ---- the exchange protocols on device memory
+
+import os  # noqa: E402
+import pickle  # noqa: E402
+import sys  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from _dlpack_ctypes import CUDA, CUDA_HOST, CUDA_MANAGED, IS_COPIED, versioned  # noqa: E402
+
+
+def pending_array(stream):
+    """A device array with work left pending on stream (a device-to-device copy)."""
+    d = mv.arange(64, dtype="float32", device="cuda")
+    f = d.copy(stream=stream)
+    assert f.__cuda_array_interface__["stream"] == stream.handle
+    return f
+
+
+def test_dlpack_consumer_stream_waits_by_event():
+    with mv.cuda.Stream() as s, mv.cuda.Stream() as consumer:
+        f = pending_array(s)
+        events, waits = fake.fake_live_events(), fake.fake_waits()
+        cap = f.__dlpack__(stream=consumer.handle, max_version=(1, 0))
+        t = versioned(cap)
+        assert (t.dl_tensor.device.device_type, t.dl_tensor.device.device_id) == (CUDA, 0)
+        assert t.dl_tensor.data == f.ptr and t.flags == 0
+        assert fake.fake_waits() == waits + 1  # the consumer's stream waits for s, on the device
+        assert fake.fake_live_events() == events  # the event went once the wait was enqueued
+        for stream in (s.handle, -1):  # the same stream, or no ordering asked for: nothing to do
+            f.__dlpack__(stream=stream, max_version=(1, 0))
+        assert fake.fake_waits() == waits + 1
+        f.__dlpack__(max_version=(1, 0))  # None: the legacy default stream waits
+        assert fake.fake_waits() == waits + 2
+        del t, cap
+        s.synchronize()
+
+
+def test_dlpack_device_round_trip_and_copies():
+    d = mv.arange(12, dtype="int32", device="cuda").reshape(3, 4)[:, ::-1]
+    g = mv.from_dlpack(d)
+    assert g.device == "cuda:0" and g.ptr == d.ptr and g.tolist() == d.tolist() and g.base is d
+    h = np.from_dlpack(d, device="cpu")  # dl_device=(CPU, 0): memview copies to the host
+    assert h.tolist() == d.tolist()
+    cap = d.__dlpack__(max_version=(1, 0), dl_device=(1, 0))
+    assert versioned(cap).flags == IS_COPIED
+    with pytest.raises(BufferError, match="copy=False"):
+        d.__dlpack__(max_version=(1, 0), dl_device=(1, 0), copy=False)
+    c = mv.from_dlpack(d, copy=True)
+    assert c.device == "cuda:0" and c.ptr != d.ptr and c.tolist() == d.tolist()
+    back = mv.from_dlpack(mv.arange(5.0), device="cuda")  # a host array copied to the device
+    assert back.device == "cuda:0" and back.tolist() == [0, 1, 2, 3, 4]
+    del cap
+
+
+def test_host_visible_device_memory_reaches_numpy_in_place():
+    m = mv.arange(6, dtype="float64", device="cuda_managed")
+    assert m.__dlpack_device__() == (CUDA_MANAGED, 0)
+    n = np.from_dlpack(m, device="cpu")
+    assert n.ctypes.data == m.ptr and n.tolist() == [0, 1, 2, 3, 4, 5]
+    p = mv.arange(4, dtype="int16", device="cuda_host")
+    assert p.__dlpack_device__() == (CUDA_HOST, 0)
+    q = np.from_dlpack(p)
+    assert q.ctypes.data == p.ptr
+    del n, q
+
+
+def test_arrow_device_array_sync_event():
+    import ctypes
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    with mv.cuda.Stream() as s:
+        f = pending_array(s)
+        events = fake.fake_live_events()
+        sc, dc = f.__arrow_c_device_array__()
+        raw = ctypes.string_at(get(dc, b"arrow_device_array"), 128)
+        device_id, device_type = int.from_bytes(raw[80:88], "little"), int.from_bytes(raw[88:92], "little")
+        sync_event = int.from_bytes(raw[96:104], "little")
+        assert (device_type, device_id) == (CUDA, 0) and sync_event
+        assert fake.fake_live_events() == events + 1  # alive until the consumer releases the array
+        del sc, dc
+        gc.collect()
+        assert fake.fake_live_events() == events
+
+        class DeviceOnly:
+            def __init__(self, a):
+                self.a = a
+
+            def __arrow_c_device_array__(self, requested_schema=None, **kw):
+                return self.a.__arrow_c_device_array__(requested_schema, **kw)
+
+        waits = fake.fake_waits()
+        g = mv.from_arrow(DeviceOnly(f))  # memview's default stream waits for the producer's event
+        assert fake.fake_waits() == waits + 1
+        assert g.device == "cuda:0" and g.readonly and g.tolist() == list(range(64))
+        s.synchronize()
+    z = mv.zeros(3, device="cuda")
+    sc, dc = z.__arrow_c_device_array__()
+    raw = ctypes.string_at(get(dc, b"arrow_device_array"), 128)
+    assert int.from_bytes(raw[96:104], "little") == 0  # nothing pending: no event
+
+
+def test_device_arrays_pickle_back_to_the_device():
+    d = mv.arange(10, dtype="float64", device="cuda")[::3]
+    for protocol in (2, 5):
+        e = pickle.loads(pickle.dumps(d, protocol=protocol))
+        assert e.device == "cuda:0" and e.tolist() == d.tolist() and e.ptr != d.ptr
+    m = mv.arange(3, dtype="int8", device="cuda_managed")
+    assert pickle.loads(pickle.dumps(m, protocol=5)).device == "cuda_managed:0"

@@ -49,6 +49,7 @@ static __thread CUcontext current;
 static int violations;
 static char last_violation[512];
 static long calls, transfers, launches, copies2d;
+static long waits; /* cuStreamWaitEvent calls that succeeded */
 
 static void violate(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void violate(const char *fmt, ...)
@@ -674,6 +675,7 @@ CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int f)
     if (events[eid].recorded)
         add_dep(&o, events[eid].sid, events[eid].seq);
     enqueue(sid, o);
+    waits++;
     return CUDA_SUCCESS;
 }
 CUresult cuEventCreate(CUevent *e, unsigned int f)
@@ -882,6 +884,7 @@ long fake_calls(void) { return calls; }
 long fake_transfers(void) { return transfers; }
 long fake_launches(void) { return launches; }
 long fake_copies2d(void) { return copies2d; }
+long fake_waits(void) { return waits; }
 int fake_context_leaked(void) { return current != NULL; } /* memview must restore "none" */
 int fake_live_allocations(void)
 {

@@ -1,0 +1,93 @@
+/*
+ * pickle.c — rebuilding an array from the bytes pickle carried: out of band
+ * (protocol 5: a PickleBuffer in process, or whatever buffer the transport hands
+ * back — bytes, a read-only memoryview of shared memory, a bytearray) or in band.
+ * The buffer's memory is used in place, read-only if the buffer is.
+ */
+#include "protocols.h"
+#include "_cgo_export.h"
+
+/* from_bytes(obj, shape, dtype, order, writable) -> Array: obj's contiguous
+ * bytes viewed as an array of dtype and shape laid out in order 'C' or 'F'.
+ * writable: -1 as obj, 0 read-only, 1 writable (BufferError if obj is not). */
+static PyObject *
+core_from_bytes(PyObject *mod, PyObject *args)
+{
+    PyObject *obj, *shape_t;
+    const char *dtype, *order;
+    int writable;
+    if (!PyArg_ParseTuple(args, "OO!ssi", &obj, &PyTuple_Type, &shape_t, &dtype, &order, &writable))
+        return NULL;
+    if ((order[0] != 'C' && order[0] != 'F') || order[1] != 0) {
+        PyErr_Format(PyExc_ValueError, "memview: order must be 'C' or 'F', not '%s'", order);
+        return NULL;
+    }
+    Py_ssize_t ndim = PyTuple_Size(shape_t);
+    if (ndim > MV_MAXDIM) {
+        PyErr_Format(PyExc_ValueError, "memview: %zd dimensions (at most %d)", ndim, MV_MAXDIM);
+        return NULL;
+    }
+    int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
+    for (Py_ssize_t i = 0; i < ndim; i++) {
+        shape[i] = PyLong_AsLongLong(PyTuple_GetItem(shape_t, i));
+        if (shape[i] == -1 && PyErr_Occurred())
+            return NULL;
+        if (shape[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "memview: negative dimension");
+            return NULL;
+        }
+    }
+    mv_meta info; /* itemsize and format of dtype */
+    mv_err e;
+    if (mvgo_dtype_info((char *)dtype, 1, &info, &e) != 0) /* the pickle names a PEP 3118 format */
+        return mv_raise(&e);
+    free(info.long_dtype); /* only the format is used */
+    const char *format = info.long_format ? info.long_format : info.format;
+    int64_t n = info.itemsize;
+    for (Py_ssize_t i = 0; i < ndim; i++) {
+        Py_ssize_t k = order[0] == 'C' ? ndim - 1 - i : i;
+        strides[k] = n;
+        if (shape[k] != 0 && n > INT64_MAX / shape[k]) {
+            free(info.long_format);
+            PyErr_SetString(PyExc_ValueError, "memview: the shape is too large");
+            return NULL;
+        }
+        n *= shape[k];
+    }
+    Py_buffer *view = PyMem_Calloc(1, sizeof(Py_buffer));
+    if (view == NULL) {
+        free(info.long_format);
+        return PyErr_NoMemory();
+    }
+    /* the bytes only, C or Fortran contiguous (a PickleBuffer of an F-ordered array) */
+    if (PyObject_GetBuffer(obj, view, PyBUF_ANY_CONTIGUOUS | (writable == 1 ? PyBUF_WRITABLE : 0)) < 0) {
+        /* not contiguous, or read-only when writable was asked for */
+        PyMem_Free(view);
+        free(info.long_format);
+        return NULL;
+    }
+    PyObject *r = NULL;
+    if (view->len != n) {
+        PyErr_Format(PyExc_ValueError, "memview: %zd bytes for an array of %lld bytes (shape and dtype %s)",
+                     view->len, (long long)n, dtype);
+    } else {
+        mv_meta m;
+        int readonly = view->readonly || writable == 0;
+        if (mvgo_import(view->buf, (int)ndim, shape, strides, info.itemsize, (char *)format, readonly, view, &m,
+                        &e) == 0) {
+            free(info.long_format);
+            return mv_new_array(&m, obj); /* the buffer is released with the array's memory */
+        }
+        mv_raise(&e);
+    }
+    PyBuffer_Release(view);
+    PyMem_Free(view);
+    free(info.long_format);
+    return r;
+}
+
+PyMethodDef mv_pickle_functions[] = {
+    {"from_bytes", core_from_bytes, METH_VARARGS,
+     "from_bytes(obj, shape, dtype, order, writable) -> Array over obj's contiguous bytes"},
+    {NULL},
+};
