@@ -156,7 +156,7 @@ func (c *CheckedAllocator) Leaks() []string {
 		frames := runtime.CallersFrames(rec.pcs)
 		for {
 			f, more := frames.Next()
-			if f.Function != "" && (len(where) > 0 || !allocatorFrame(f.Function)) {
+			if f.Function != "" && !runtimeFrame(f.Function) && (len(where) > 0 || !allocatorFrame(f.Function)) {
 				where = append(where, fmt.Sprintf("%s (%s:%d)", f.Function, f.File, f.Line))
 			}
 			if !more {
@@ -187,6 +187,12 @@ func allocatorFrame(fn string) bool {
 		}
 	}
 	return false
+}
+
+// runtimeFrame reports whether a function is the Go runtime's (or cgo's
+// glue), which a leak report leaves out.
+func runtimeFrame(fn string) bool {
+	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "_cgoexp_")
 }
 
 // deviceOf is where an allocator's memory lives: its Device() if it is a

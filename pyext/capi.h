@@ -57,6 +57,9 @@ int mv_check_live(MVArray *a);
  * work could not be stopped, where no Go may run; mv_go_usable says the same
  * without raising. */
 int mv_install_fork_handlers(void);
+/* memory.c: adds memview.Buffer, memview.Builder and the pool functions to the
+ * module; 0 or -1 with an exception. */
+int mv_install_memory(PyObject *mod);
 int mv_check_go(void);
 int mv_go_usable(void);
 

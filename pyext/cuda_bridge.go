@@ -81,7 +81,7 @@ func pending(s *cuda.Stream, arrays ...*memview.Array) C.uintptr_t {
 
 //export mvgo_copy_to_device
 func mvgo_copy_to_device(h C.uintptr_t, device *C.char, order C.char, stream C.uintptr_t,
-	m *C.mv_meta, e *C.mv_err) (rc C.int) {
+	pool C.uint64_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
 	defer forkgate.Enter()() // may run without the GIL (module.c)
 	var left C.uintptr_t
@@ -93,8 +93,12 @@ func mvgo_copy_to_device(h C.uintptr_t, device *C.char, order C.char, stream C.u
 				return nil, err
 			}
 		}
+		p, err := poolForDevice(pool, dev)
+		if err != nil {
+			return nil, err
+		}
 		if hostOnly(a) && dev == (memview.Device{}) {
-			return a.Copy(nil, byte(order))
+			return a.Copy(p, byte(order))
 		}
 		o := byte(order)
 		switch o {
@@ -106,10 +110,6 @@ func mvgo_copy_to_device(h C.uintptr_t, device *C.char, order C.char, stream C.u
 			}
 		default:
 			return nil, fmt.Errorf("memview: copy order %q: want 'C', 'F', 'A' or 'K': %w", o, memview.ErrInvalid)
-		}
-		p, err := poolFor(dev)
-		if err != nil {
-			return nil, err
 		}
 		out, err := memview.Empty(p, a.Shape(), a.DType(), o)
 		if err != nil {

@@ -113,8 +113,9 @@ finish_view(int rc, const mv_meta *m, const mv_err *e, MVArray *parent)
     return v;
 }
 
-/* empty(shape: tuple[int], dtype: str, order: str, device: str = "cpu") -> Array,
- * zero-filled, on the device named */
+/* empty(shape: tuple[int], dtype: str, order: str, device: str|None = None (cpu),
+ * pool: int = 0 (the default)) -> Array, zero-filled, on the device named, from
+ * the pool with that id */
 static PyObject *
 core_empty(PyObject *mod, PyObject *args)
 {
@@ -122,7 +123,8 @@ core_empty(PyObject *mod, PyObject *args)
         return NULL;
     PyObject *shape_t;
     const char *dtype, *order, *device = NULL;
-    if (!PyArg_ParseTuple(args, "Oss|s", &shape_t, &dtype, &order, &device))
+    unsigned long long pool = 0;
+    if (!PyArg_ParseTuple(args, "Oss|zK", &shape_t, &dtype, &order, &device, &pool))
         return NULL;
     if (strlen(order) != 1) {
         PyErr_Format(PyExc_ValueError, "memview: order must be 'C' or 'F', not '%s'", order);
@@ -136,7 +138,7 @@ core_empty(PyObject *mod, PyObject *args)
     mv_err e;
     int rc;
     /* a device allocation waits for its zero-fill */
-    NOGIL(device != NULL, rc = mvgo_empty(n, shape, (char *)dtype, order[0], (char *)device, &m, &e));
+    NOGIL(device != NULL, rc = mvgo_empty(n, shape, (char *)dtype, order[0], (char *)device, pool, &m, &e));
     return finish(rc, &m, &e, NULL);
 }
 
@@ -423,8 +425,9 @@ core_readonly_view(PyObject *mod, PyObject *o)
 
 /* ---- copies and writes (Go does the work) ---- */
 
-/* copy(a, order: str, device: str = "" (a's), stream: int = 0) -> new Go-owned
- * Array on device; its stream is the one left with pending work, if any */
+/* copy(a, order: str, device: str = "" (a's), stream: int = 0, pool: int = 0) ->
+ * new Go-owned Array on device from the pool with that id (0: the default); its
+ * stream is the one left with pending work, if any */
 static PyObject *
 core_copy(PyObject *mod, PyObject *args)
 {
@@ -432,8 +435,8 @@ core_copy(PyObject *mod, PyObject *args)
         return NULL;
     PyObject *o;
     const char *order, *device = "";
-    unsigned long long stream = 0;
-    if (!PyArg_ParseTuple(args, "Os|sK", &o, &order, &device, &stream))
+    unsigned long long stream = 0, pool = 0;
+    if (!PyArg_ParseTuple(args, "Os|sKK", &o, &order, &device, &stream, &pool))
         return NULL;
     MVArray *a = live_array(o, "array");
     if (a == NULL)
@@ -443,7 +446,7 @@ core_copy(PyObject *mod, PyObject *args)
     int rc;
     a->busy++;
     NOGIL(long_work(a) || device[0] != 0,
-          rc = mvgo_copy_to_device(a->handle, (char *)device, order[0], (uintptr_t)stream, &m, &e));
+          rc = mvgo_copy_to_device(a->handle, (char *)device, order[0], (uintptr_t)stream, pool, &m, &e));
     a->busy--;
     return finish(rc, &m, &e, NULL);
 }
@@ -828,6 +831,10 @@ mv_install(void)
     Py_INCREF(mv_cuda_error);
     if (PyModule_AddObject(mod, "CUDAError", mv_cuda_error) < 0) {
         Py_DECREF(mv_cuda_error);
+        Py_DECREF(mod);
+        goto fail;
+    }
+    if (mv_install_memory(mod) < 0) { /* Buffer, Builder, pools (memory.c) */
         Py_DECREF(mod);
         goto fail;
     }
