@@ -186,3 +186,44 @@ func TestPoolStatsMixed(t *testing.T) {
 		})
 	}
 }
+
+// TestReallocateKeepsContents grows and shrinks allocations across the slab
+// and mapping sizes of each backend, checking contents and zeroed tails.
+func TestReallocateKeepsContents(t *testing.T) {
+	for _, backend := range []string{"host", "mmap"} {
+		t.Run(backend, func(t *testing.T) {
+			a, _ := NewAllocator(backend)
+			p := NewCheckedPool(a)
+			defer p.AssertEmpty(t)
+			b, err := p.Allocate(100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range b {
+				b[i] = byte(i + 1)
+			}
+			want := append([]byte{}, b...)
+			for _, size := range []int{4 << 20, 8<<20 + 100, 3 << 20, 1 << 20, 5000, 0, 70, 2 << 20} {
+				nb, err := p.Reallocate(b, size)
+				if err != nil {
+					t.Fatalf("to %d: %v", size, err)
+				}
+				keep := min(len(want), size)
+				if !bytes.Equal(nb[:keep], want[:keep]) || !allZero(nb[keep:]) {
+					t.Fatalf("to %d: contents lost or tail not zero", size)
+				}
+				want = want[:keep]
+				// mark the end, which the next shrink must clear
+				if size > 0 {
+					nb[size-1] = 0xff
+					want = append(want[:min(keep, size-1)], make([]byte, max(0, size-1-keep))...)
+					want = append(want, 0xff)
+				}
+				b = nb
+			}
+			if err := p.Free(b); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

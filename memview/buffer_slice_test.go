@@ -118,13 +118,16 @@ func TestDeviceViewableOn(t *testing.T) {
 }
 
 // deviceAlloc is host memory that says it is on another device, to test views
-// without a GPU.
+// without a GPU. Like cuda.Allocator, it cannot reallocate.
 type deviceAlloc struct {
-	HostAllocator
-	dev Device
+	host HostAllocator
+	dev  Device
 }
 
-func (d *deviceAlloc) Device() Device { return d.dev }
+func (d *deviceAlloc) Device() Device                    { return d.dev }
+func (d *deviceAlloc) Name() string                      { return "fake " + d.dev.String() }
+func (d *deviceAlloc) Allocate(size int) ([]byte, error) { return d.host.Allocate(size) }
+func (d *deviceAlloc) Free(b []byte) error               { return d.host.Free(b) }
 
 func TestBufferViewOn(t *testing.T) {
 	inner := NewCheckedPool(&HostAllocator{})

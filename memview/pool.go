@@ -94,6 +94,11 @@ func reallocate(a Allocator, b []byte, size int) ([]byte, error) {
 	if r, ok := a.(Reallocator); ok {
 		return r.Reallocate(b, size)
 	}
+	return reallocateByCopy(a, b, size)
+}
+
+// reallocateByCopy resizes b through a by allocating, copying and freeing.
+func reallocateByCopy(a Allocator, b []byte, size int) ([]byte, error) {
 	if size < 0 {
 		return nil, fmt.Errorf("memview: reallocate to negative size %d: %w", size, ErrInvalid)
 	}

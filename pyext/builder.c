@@ -243,6 +243,41 @@ convert(MVBuilder *b, PyObject *v, char *dst)
     return through_packer(b, v, dst);
 }
 
+/* convert_exact converts v in place when it is of an exact built-in type C
+ * converts without running Python code (float, int, bool, complex): 0 done,
+ * -1 error, 1 not converted here. */
+static int
+convert_exact(MVBuilder *b, PyObject *v, char *dst)
+{
+    switch (b->kind) {
+    case MV_K_F64:
+        if (PyFloat_CheckExact(v) || PyLong_CheckExact(v)) {
+            double d = PyFloat_AsDouble(v);
+            if (d == -1.0 && PyErr_Occurred())
+                return -1;
+            memcpy(dst, &d, 8);
+            return 0;
+        }
+        return 1;
+    case MV_K_BOOL:
+        if (PyBool_Check(v)) {
+            dst[0] = v == Py_True;
+            return 0;
+        }
+        return 1;
+    case MV_K_PACK:
+        return 1;
+    case MV_K_C64: case MV_K_C128:
+        if (PyComplex_CheckExact(v))
+            return convert(b, v, dst);
+        break;
+    }
+    /* ints and floats of every other kind: converted by C alone, never the packer */
+    if (PyFloat_CheckExact(v) || PyLong_CheckExact(v))
+        return convert(b, v, dst);
+    return 1;
+}
+
 /* check_builder returns the live, idle builder o, or NULL with an exception. */
 static MVBuilder *
 check_builder(PyObject *o)
@@ -376,14 +411,31 @@ bld_extend(PyObject *mod, PyObject *args)
     }
     PyObject *v;
     int rc = 0;
-    while ((v = PyIter_Next(it)) != NULL) {
-        rc = push(b, v, s.p);
+    const Py_ssize_t isz = b->itemsize;
+    /* the iterator's own next function, called directly (PyIter_Next's work,
+     * without a call per item into it) */
+    iternextfunc next = (iternextfunc)PyType_GetSlot(Py_TYPE(it), Py_tp_iternext);
+    while ((v = next(it)) != NULL) {
+        /* The fast path: room first, then a conversion that runs no Python
+         * code straight into the builder's memory. */
+        if (b->cap - b->len < isz && room(b, isz) < 0) {
+            Py_DECREF(v);
+            rc = -1;
+            break;
+        }
+        rc = convert_exact(b, v, b->data + b->len);
+        if (rc == 0)
+            b->len += isz;
+        else if (rc > 0)
+            rc = push(b, v, s.p);
         Py_DECREF(v);
         if (rc < 0)
             break;
     }
     scratch_put(&s);
     Py_DECREF(it);
+    if (rc == 0 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_StopIteration))
+        PyErr_Clear(); /* the end, as PyIter_Next would say it */
     if (rc < 0 || PyErr_Occurred())
         return NULL;
     Py_RETURN_NONE;
