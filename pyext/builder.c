@@ -44,7 +44,7 @@ static const unsigned long long uint_hi[] = {[MV_K_U8] = UINT8_MAX, [MV_K_U16] =
 
 #define BL ((MVBuilder *)self)
 
-int
+static int
 mv_is_builder(PyObject *o)
 {
     return mv_builder_base_type != NULL && PyObject_TypeCheck(o, (PyTypeObject *)mv_builder_base_type);

@@ -749,7 +749,7 @@ core_set_array_type(PyObject *mod, PyObject *cls)
 }
 
 static PyMethodDef core_methods[] = {
-    {"empty", core_empty, METH_VARARGS, "empty(shape, dtype, order) -> zero-filled Go-owned array"},
+    {"empty", core_empty, METH_VARARGS, "empty(shape, dtype, order, device=None, pool=0) -> zero-filled Go-owned array"},
     {"from_buffer", core_from_buffer, METH_VARARGS, "from_buffer(obj, writable) -> array over obj's memory"},
     {"from_cai", core_from_cai, METH_VARARGS, "from_cai(obj, ptr, shape, strides, typestr, readonly, stream)"},
     {"dtype_info", core_dtype_info, METH_O, "dtype_info(name) -> (name, itemsize, typestr, format)"},
@@ -759,7 +759,7 @@ static PyMethodDef core_methods[] = {
     {"transpose", core_transpose, METH_VARARGS, "transpose(a, axes) -> view"},
     {"reshape", core_reshape, METH_VARARGS, "reshape(a, shape) -> view"},
     {"readonly_view", core_readonly_view, METH_O, "readonly_view(a) -> read-only view"},
-    {"copy", core_copy, METH_VARARGS, "copy(a, order, device='', stream=0) -> new array"},
+    {"copy", core_copy, METH_VARARGS, "copy(a, order, device='', stream=0, pool=0) -> new array"},
     {"copyto", core_copyto, METH_VARARGS, "copyto(dst, src, stream=0): strided copy with broadcasting"},
     {"fill", core_fill, METH_VARARGS, "fill(a, item_bytes, stream=0)"},
     {"from_exporter", core_from_exporter, METH_VARARGS, "from_exporter(id, writable) -> array lent by a Go exporter"},
