@@ -15,6 +15,7 @@ import (
 
 	"github.com/memview/memview/cuda"
 	"github.com/memview/memview/memview"
+	"github.com/memview/memview/pyext/forkgate"
 )
 
 // The pools Python's memview.Pool objects name, by id: Python holds an id,
@@ -109,6 +110,7 @@ func newBackendPool(name string) (*memview.Pool, error) {
 //export mvgo_pool_new
 func mvgo_pool_new(kind C.int, name *C.char, inner C.uint64_t, out *C.uint64_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
+	defer forkgate.Enter()() // may run without the GIL (pools.c: a CUDA pool loads the driver)
 	var p *memview.Pool
 	id := uint64(0)
 	if kind == C.MV_POOL_BACKEND {

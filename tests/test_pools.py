@@ -30,6 +30,13 @@ def test_backend_pools(backend):
     assert p.bytes_allocated == 0 and p.total_bytes_allocated == 832
 
 
+def test_pool_cannot_be_made_twice():
+    p = mv.Pool()
+    with pytest.raises(TypeError):
+        p.__init__("mmap")
+    assert p.backend_name == "host"
+
+
 def test_repr_sizes():
     p = mv.Pool()
     bufs = [mv.Buffer(3 << 20, pool=p)]

@@ -49,6 +49,8 @@ class Pool:
     __slots__ = ("_id", "_inner", "__weakref__")
 
     def __init__(self, backend: str = "host"):
+        if getattr(self, "_id", 0):
+            raise TypeError("memview.Pool: the pool is already made")
         if not isinstance(backend, str):
             raise TypeError(f"memview.Pool: backend must be a str such as 'host' or 'mmap', not {backend!r}")
         self._inner = None
