@@ -262,3 +262,41 @@ def test_stderr_fallback_after_the_logger_is_gone(capfd):
     gc.collect()
     assert "free 64 bytes" in capfd.readouterr().err
     assert sys.getrefcount(p) >= 1
+
+
+def test_core_functions_check_their_arguments():
+    from memview import _core
+    b = mv.Buffer(8)
+    bl = mv.Builder()
+    for call, exc in [
+        (lambda: _core.buffer_slice(3, 0, 1, False), TypeError),
+        (lambda: _core.buffer_view(b, "float64", (1,), "x", 0), TypeError),
+        (lambda: _core.buffer_view(b, "float64", [1], None, 0), TypeError),
+        (lambda: _core.buffer_view(b, "float64", (1,), (8, 8), 0), ValueError),
+        (lambda: _core.buffer_resize(object(), 1, True, False), TypeError),
+        (lambda: _core.buffer_on(b, "tpu", True, 0), ValueError),
+        (lambda: _core.buffer_new(1, 1 << 40, False), ValueError),  # no pool with that id
+        (lambda: _core.buffer_new(1, -1, False), OverflowError),
+        (lambda: _core.buffer_from(3, 0, True), TypeError),
+        (lambda: _core.buffer_release(3), TypeError),
+        (lambda: _core.array_on(3, "cpu"), TypeError),
+        (lambda: _core.array_on(mv.arange(2), "tpu"), ValueError),
+        (lambda: _core.builder_append(3, 1), TypeError),
+        (lambda: _core.builder_extend(bl, 3), TypeError),
+        (lambda: _core.builder_extend_buffer(bl, 3), TypeError),
+        (lambda: _core.builder_extend_buffer(bl, b"abc"), TypeError),  # 1-byte items into float64
+        (lambda: _core.builder_new("float64", 0, 3), TypeError),
+        (lambda: _core.builder_new("nope", 0, len), TypeError),
+        (lambda: _core.pool_stats("x"), TypeError),
+        (lambda: _core.pool_stats(1 << 40), ValueError),
+        (lambda: _core.pool_leaks(1 << 40), ValueError),
+        (lambda: _core.pool_new(9, None, 0), ValueError),
+        (lambda: _core.pool_new(_core.POOL_CHECKED, None, 1 << 40), ValueError),
+        (lambda: _core.pool_default(1 << 40), ValueError),
+        (lambda: _core.set_pool_log(3), TypeError),
+        (lambda: _core.set_builder_type(int), TypeError),
+    ]:
+        with pytest.raises(exc):
+            call()
+    _core.pool_drop(1 << 40)  # forgetting an unknown id is harmless
+    assert bytes(b) == bytes(8) and len(bl) == 0
