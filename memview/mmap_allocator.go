@@ -106,14 +106,15 @@ func (a *MmapAllocator) Reallocate(b []byte, size int) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("memview: mmap allocator: reallocate of unknown slice at %#x: %w", sliceAddr(b), ErrInvalid)
 	}
-	if size < len(b) {
-		// Bytes given up but kept in the last page stay zero, as new memory is.
-		clear(m[size:min(len(m), pageRoundUp(mapLen(size)))])
-	}
 	nm, err := sysRemap(m, mapLen(size))
 	if err != nil {
 		a.track(m, len(b))
 		return nil, fmt.Errorf("memview: mmap allocator: %w", err)
+	}
+	if size < len(b) {
+		// Bytes given up but kept in the last page (which stays mapped to
+		// its end) are zeroed, as new memory is.
+		clear(unsafe.Slice(&nm[0], pageRoundUp(len(nm)))[size:min(len(b), pageRoundUp(len(nm)))])
 	}
 	adviseHuge(nm)
 	return a.track(nm, size), nil
