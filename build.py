@@ -347,7 +347,7 @@ def cmd_gpu_check(args):
     env = dict(os.environ, PYTHONPATH=str(site))
     tests = ["tests/test_gpu.py", "tests/test_cuda_streams.py", "tests/test_cuda_interface.py",
              "tests/test_gpumemoryview.py", "tests/test_create.py", "tests/test_roundtrip.py",
-             "tests/test_lifetime.py"]
+             "tests/test_lifetime.py", "tests/test_gpu_memory.py"]
     with open(out / "pytest.txt", "w") as f:
         rc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
                              f"--junitxml={out / 'pytest.xml'}", *tests], cwd=ROOT, env=env,
