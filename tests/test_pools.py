@@ -260,8 +260,7 @@ def test_stderr_fallback_after_the_logger_is_gone(capfd):
     p.__del__()  # the logging function is dropped with the object
     del a
     gc.collect()
-    assert "free 64 bytes" in capfd.readouterr().err
-    assert sys.getrefcount(p) >= 1
+    assert re.search(r"memview: host: free 64 bytes at 0x[0-9a-f]+", capfd.readouterr().err)
 
 
 def test_core_functions_check_their_arguments():
