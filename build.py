@@ -166,8 +166,29 @@ def split_with(args: list[str]) -> tuple[list[str], list[str]]:
 # ---------------------------------------------------------------- wheel / PEP 517
 
 
+# The newest glibc the extension may need on Linux x86-64: the wheel says so in
+# its platform tag, so that pip refuses it cleanly on an older system instead of
+# the import failing there. check_glibc holds the built extension to it.
+GLIBC = (2, 34)
+
+
 def platform_tag() -> str:
-    return sysconfig.get_platform().replace("-", "_").replace(".", "_")
+    plat = sysconfig.get_platform()
+    if plat == "linux-x86_64":
+        return f"manylinux_{GLIBC[0]}_{GLIBC[1]}_x86_64"
+    return plat.replace("-", "_").replace(".", "_")
+
+
+def check_glibc(pkg: Path) -> None:
+    """Fail loudly if a shared object in pkg needs a newer glibc than the tag states
+    (the versions it needs are named GLIBC_x.y in its dynamic string table)."""
+    for so in pkg.rglob("*.so"):
+        found = {tuple(int(p) for p in m.group(1).split(b"."))
+                 for m in re.finditer(rb"GLIBC_(\d+\.\d+(?:\.\d+)?)\x00", so.read_bytes())}
+        newest = max(found, default=(0, 0))
+        if newest[:2] > GLIBC:
+            sys.exit(f"build.py: {so.name} needs glibc {'.'.join(map(str, newest))}, newer than the "
+                     f"{GLIBC[0]}.{GLIBC[1]} its wheel tag promises; raise GLIBC in build.py")
 
 
 def _record_line(arcname: str, data: bytes) -> str:
@@ -200,6 +221,8 @@ def write_wheel(pkg: Path, dist: Path) -> Path:
     """Pack the assembled package (and the Go packages built with it, beside
     it) as cp311-abi3 wheel."""
     tag = f"cp311-abi3-{platform_tag()}"
+    if tag.endswith("manylinux_%d_%d_x86_64" % GLIBC):
+        check_glibc(pkg)
     dist.mkdir(parents=True, exist_ok=True)
     whl = dist / f"{NAME}-{VERSION}-{tag}.whl"
     info = f"{NAME}-{VERSION}.dist-info"
@@ -276,10 +299,11 @@ def cmd_pytest(args):
 
 
 def cmd_gotest(args):
-    # The core must build without cgo; cuda/ loads the driver through cgo (dlopen).
+    # The core must build without cgo; cuda/ loads the driver through cgo (dlopen),
+    # and its no-cgo twin lets its planners and kernels be tested without cgo too.
     nocgo = go_env({"CGO_ENABLED": "0"})
-    run(["go", "vet", "./memview/..."], env=nocgo)
-    run(["go", "test", "-count=1", "./memview/..."], env=nocgo)
+    run(["go", "vet", "./memview/...", "./cuda/..."], env=nocgo)
+    run(["go", "test", "-count=1", "./memview/...", "./cuda/..."], env=nocgo)
     cgo = go_env({"CGO_ENABLED": "1"})
     run(["go", "vet", "./cuda/..."], env=cgo)
     run(["go", "test", "-count=1", "./cuda/..."], env=cgo)
@@ -318,33 +342,41 @@ def cmd_wheel(args):
 
 
 def cmd_gpu_check(args):
-    """Install a prebuilt wheel (no Go needed) and run the GPU tests and benchmarks."""
+    """Install a prebuilt wheel (no Go needed) and run every GPU test (marker `gpu`,
+    across the whole suite) and the GPU benchmarks, each step with a time limit so
+    that the whole check ends within 8 minutes."""
     wheels = sorted((ROOT / "dist").glob(f"{NAME}-*-abi3-*.whl"))
     wheel = Path(args[0]) if args else (wheels[-1] if wheels else None)
     if wheel is None or not wheel.exists():
         sys.exit("gpu-check: no wheel given and none in dist/ (build one with `python3 build.py wheel`)")
     out = Path(args[1] if len(args) > 1 else os.environ.get("OUT") or ROOT / "gpu-results")
     out.mkdir(parents=True, exist_ok=True)
+    import platform
     import tempfile
+    import time
     site = Path(tempfile.mkdtemp(prefix="memview-site-"))
     run([sys.executable, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "-q",
          "--target", site, wheel])
-    env = dict(os.environ, PYTHONPATH=str(site))
-    tests = ["tests/test_gpu.py", "tests/test_cuda_streams.py", "tests/test_cuda_interface.py",
-             "tests/test_gpumemoryview.py", "tests/test_create.py", "tests/test_roundtrip.py",
-             "tests/test_lifetime.py", "tests/test_gpu_protocols.py", "tests/test_interop.py",
-             "tests/test_dlpack.py", "tests/test_numpy_protocols.py", "tests/test_arrow.py",
-             "tests/test_pickle.py", "tests/test_dask.py"]
-    with open(out / "pytest.txt", "w") as f:
-        rc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
-                             f"--junitxml={out / 'pytest.xml'}", *tests], cwd=ROOT, env=env,
-                            stdout=f, stderr=subprocess.STDOUT).returncode
-    with open(out / "bench_cuda.txt", "w") as f:
-        brc = subprocess.run([sys.executable, "benchmarks/bench_cuda.py"], cwd=ROOT, env=env,
-                             stdout=f, stderr=subprocess.STDOUT).returncode
+    env = dict(os.environ, PYTHONPATH=str(site), PYTHONUNBUFFERED="1")
+
+    def step(cmd, log, limit):
+        start = time.monotonic()
+        with open(out / log, "w") as f:
+            try:
+                rc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=f, stderr=subprocess.STDOUT,
+                                    timeout=limit).returncode
+            except subprocess.TimeoutExpired:
+                f.write(f"\n[gpu-check] stopped after {limit} s\n")
+                rc = "timeout"
+        return rc, time.monotonic() - start
+
+    rc, t_tests = step([sys.executable, "-m", "pytest", "-q", "-rs", "-m", "gpu", "-p", "no:cacheprovider",
+                        f"--junitxml={out / 'pytest.xml'}", "tests"], "pytest.txt", 330)
+    brc, t_bench = step([sys.executable, "benchmarks/bench_cuda.py"], "bench_cuda.txt", 120)
     tail = (out / "pytest.txt").read_text().strip().splitlines()[-1:]
-    summary = (f"wheel: {wheel.name}\npython: {sys.version.split()[0]}\n"
-               f"pytest exit {rc}: {tail[0] if tail else ''}\nbench_cuda exit {brc}\n")
+    summary = (f"wheel: {wheel.name}\npython: {sys.version.split()[0]} ({platform.platform()})\n"
+               f"pytest -m gpu exit {rc} in {t_tests:.0f} s: {tail[0] if tail else ''}\n"
+               f"bench_cuda exit {brc} in {t_bench:.0f} s\n")
     (out / "result.txt").write_text(summary)
     print(summary + (out / "bench_cuda.txt").read_text())
     if rc or brc:

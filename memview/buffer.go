@@ -3,13 +3,22 @@ package memview
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 )
 
-// Buffer is a fixed-size span of bytes with a reference count and an export
-// count.
+// Buffer is a span of bytes with a reference count and an export count, after
+// Apache Arrow's Buffer: a size, a capacity, a mutable flag, a device and,
+// for a slice or a view, the parent it keeps alive.
+//
+// A buffer from a Pool owns its capacity: its size rounded up to a multiple of
+// 64 bytes, the padding beyond the size zero-filled (and kept so). A slice
+// (Slice, MutableSlice) or a view on another device (ViewOn) shares its
+// parent's memory and holds a reference on it. A resizable buffer
+// (NewResizableBuffer) can change its size and capacity while nothing else
+// refers to it.
 //
 // References are held by Go owners (each Array holds one); exports count
 // outside consumers (a Py_buffer, a DLPack tensor) that see the memory
@@ -30,6 +39,19 @@ type Buffer struct {
 	release  func()
 	released atomic.Bool
 	state    DeviceState // set once, by the package that knows the device
+
+	// Capacities, slices and resizing (buffer_slice.go, buffer_resize.go).
+	capacity  int     // bytes from ptr that belong to the buffer (len(data) for pool memory)
+	parent    *Buffer // what a slice or view was made from (one reference held), or nil
+	resizable bool
+}
+
+// roundUp64 rounds n >= 0 up to a multiple of 64, reporting overflow.
+func roundUp64(n int) (int, bool) {
+	if n > math.MaxInt-(alignment-1) {
+		return 0, false
+	}
+	return (n + alignment - 1) &^ (alignment - 1), true
 }
 
 // DeviceState is what a device package keeps with a buffer's memory rather
@@ -41,8 +63,18 @@ type DeviceState interface {
 	Close() error
 }
 
-// DeviceState returns the state attached to the buffer, or nil.
+// root is the buffer that owns the memory: b, or the parent of a slice or view.
+func (b *Buffer) root() *Buffer {
+	for b.parent != nil {
+		b = b.parent
+	}
+	return b
+}
+
+// DeviceState returns the state attached to the buffer's memory (a slice or a
+// view shares its parent's), or nil.
 func (b *Buffer) DeviceState() DeviceState {
+	b = b.root()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.state
@@ -53,6 +85,7 @@ func (b *Buffer) DeviceState() DeviceState {
 // panics with "memview: AttachDeviceState on released Buffer" if the buffer
 // has no references.
 func (b *Buffer) AttachDeviceState(s DeviceState) DeviceState {
+	b = b.root()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.refs == 0 {
@@ -65,24 +98,53 @@ func (b *Buffer) AttachDeviceState(s DeviceState) DeviceState {
 }
 
 // NewBuffer allocates a Go-owned, mutable buffer of size bytes from p (nil
-// means DefaultPool()) with one reference.
+// means DefaultPool()) with one reference. Its capacity is size rounded up to
+// a multiple of 64 bytes; that much is asked of the pool (and counted in its
+// statistics), all of it zero-filled.
 func NewBuffer(p *Pool, size int) (*Buffer, error) {
 	if p == nil {
 		p = DefaultPool()
 	}
-	data, err := p.Allocate(size)
+	if size < 0 {
+		return nil, fmt.Errorf("memview: buffer of negative size %d: %w", size, ErrInvalid)
+	}
+	capacity, ok := roundUp64(size)
+	if !ok {
+		return nil, fmt.Errorf("memview: buffer of %d bytes is too large: %w", size, ErrNoMemory)
+	}
+	data, err := p.Allocate(capacity)
 	if err != nil {
 		return nil, fmt.Errorf("memview: buffer of %d bytes: %w", size, err)
 	}
 	return &Buffer{
-		ptr:     unsafe.Pointer(unsafe.SliceData(data)),
-		size:    size,
-		data:    data,
-		pool:    p,
-		mutable: true,
-		device:  p.Device(),
-		refs:    1,
+		ptr:      unsafe.Pointer(unsafe.SliceData(data)),
+		size:     size,
+		data:     data,
+		pool:     p,
+		mutable:  true,
+		device:   p.Device(),
+		refs:     1,
+		capacity: capacity,
 	}, nil
+}
+
+// NewBufferFrom allocates a buffer from p (nil: DefaultPool()) holding a copy
+// of src, mutable or not. The pool's memory must be addressable by the CPU
+// (else ErrInvalid).
+func NewBufferFrom(p *Pool, src []byte, mutable bool) (*Buffer, error) {
+	if p == nil {
+		p = DefaultPool()
+	}
+	if d := p.Device(); !d.HostAccessible() {
+		return nil, fmt.Errorf("memview: buffer from bytes on %s: the CPU cannot write it: %w", d, ErrInvalid)
+	}
+	b, err := NewBuffer(p, len(src))
+	if err != nil {
+		return nil, err
+	}
+	copy(b.data, src)
+	b.mutable = mutable
+	return b, nil
 }
 
 // WrapExternal wraps memory owned by someone else (e.g. a Python exporter).
@@ -91,7 +153,7 @@ func NewBuffer(p *Pool, size int) (*Buffer, error) {
 // the memory valid and unmoved until release is called. The Buffer starts
 // with one reference.
 func WrapExternal(p unsafe.Pointer, size int, readonly bool, release func()) *Buffer {
-	return &Buffer{ptr: p, size: size, mutable: !readonly, refs: 1, release: release}
+	return &Buffer{ptr: p, size: size, capacity: size, mutable: !readonly, refs: 1, release: release}
 }
 
 // WrapDevice is WrapExternal for memory on dev, such as an imported CUDA array.
@@ -125,6 +187,18 @@ func (b *Buffer) Pointer() unsafe.Pointer { return b.ptr }
 
 // Len returns the size in bytes.
 func (b *Buffer) Len() int { return b.size }
+
+// Capacity returns the bytes the buffer owns from its first byte: for memory
+// from a pool, the size rounded up to 64 bytes (or more, after Reserve); for
+// slices, views and external memory, the size.
+func (b *Buffer) Capacity() int { return b.capacity }
+
+// Parent returns the buffer a slice or view was made from (and keeps alive),
+// or nil.
+func (b *Buffer) Parent() *Buffer { return b.parent }
+
+// Resizable reports whether Resize and Reserve may change the buffer.
+func (b *Buffer) Resizable() bool { return b.resizable }
 
 // Mutable reports whether the memory may be written.
 func (b *Buffer) Mutable() bool { return b.mutable }
@@ -177,6 +251,11 @@ func (b *Buffer) Release() error {
 	}
 	if release != nil {
 		release()
+	}
+	if b.parent != nil {
+		if perr := b.parent.Release(); perr != nil {
+			err = errors.Join(err, fmt.Errorf("parent: %w", perr))
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("memview: release of a %d-byte buffer: %w", b.size, err)

@@ -5,13 +5,23 @@
 //
 // The pieces, from the bottom up:
 //   - Allocator hands out aligned, zero-filled memory (HostAllocator, the
-//     default, made of SlabAllocator and MmapAllocator; GoAllocator;
-//     CheckedAllocator finds leaks); Pool
-//     wraps one with statistics, and DefaultPool is chosen by the
-//     MEMVIEW_DEFAULT_POOL environment variable.
+//     default, made of SlabAllocator and MmapAllocator; GoAllocator); Pool
+//     wraps one with statistics (after Arrow's MemoryPool) and is itself an
+//     Allocator, so pools stack: NewProxyPool counts one part of a program,
+//     LoggingAllocator logs every call, and CheckedAllocator (NewCheckedPool)
+//     records where each live allocation was made, for leak reports
+//     (Pool.AssertEmpty in tests). DefaultPool is chosen by the
+//     MEMVIEW_DEFAULT_POOL environment variable, or by SetDefaultPool.
 //   - Buffer is a span of bytes with a reference count (Go owners) and an
-//     export count (outside consumers); WrapExternal adopts foreign memory,
-//     WrapGo the backing array of a Go slice, pinned while referenced.
+//     export count (outside consumers), after Arrow's Buffer: a size and a
+//     capacity (rounded up to 64 bytes, the padding zeroed), mutable or not,
+//     Slice and MutableSlice that keep their parent alive, resizable buffers
+//     (Resize, Reserve: refused while anything else refers to them), and
+//     ViewOn for the same memory seen from another device (pinned or managed
+//     memory from the host or a CUDA device). WrapExternal adopts foreign
+//     memory, WrapGo the backing array of a Go slice, pinned while
+//     referenced. BufferBuilder and TypedBufferBuilder build buffers by appending,
+//     growing by a factor of two.
 //   - DType names the element type, with NumPy names, typestrs and PEP 3118
 //     formats: the basic numeric types, or any item a format describes
 //     (byte-swapped numbers, records, strings, sub-arrays). ParseFormat reads

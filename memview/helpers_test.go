@@ -6,30 +6,14 @@ import (
 	"testing"
 )
 
-// newTestPool returns a pool over a CheckedAllocator(host) and checks, when
-// the test ends (after the cleanups registered later), that nothing leaked.
+// newTestPool returns a checked pool over a HostAllocator and checks, when
+// the test ends (after the cleanups registered later), that nothing leaked:
+// Pool.AssertEmpty reports each leak with the place it was allocated.
 func newTestPool(t testing.TB) *Pool {
 	t.Helper()
-	p := NewPool(NewCheckedAllocator(&HostAllocator{}))
-	t.Cleanup(func() { checkNoLeaks(t, p) })
+	p := NewCheckedPool(&HostAllocator{})
+	t.Cleanup(func() { p.AssertEmpty(t) })
 	return p
-}
-
-// checkNoLeaks fails t if p has live allocations, printing where a
-// CheckedAllocator saw them made.
-func checkNoLeaks(t testing.TB, p *Pool) {
-	t.Helper()
-	if n, b := p.NumLive(), p.BytesAllocated(); n != 0 || b != 0 {
-		t.Errorf("pool has %d live allocations, %d bytes", n, b)
-	}
-	if c, ok := p.alloc.(*CheckedAllocator); ok {
-		if c.LiveBytes() != 0 {
-			t.Errorf("checked allocator has %d live bytes", c.LiveBytes())
-		}
-		for _, l := range c.Leaks() {
-			t.Error(l)
-		}
-	}
 }
 
 // release releases a when the test ends.

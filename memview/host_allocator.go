@@ -2,7 +2,7 @@ package memview
 
 import "fmt"
 
-var _ Allocator = (*HostAllocator)(nil)
+var _ Reallocator = (*HostAllocator)(nil)
 
 // hostMmapThreshold is the size from which HostAllocator maps memory of its own
 // for each allocation instead of serving it from a slab.
@@ -49,4 +49,14 @@ func (a *HostAllocator) Free(b []byte) error {
 		return a.large.Free(b)
 	}
 	return fmt.Errorf("memview: host allocator: free of unknown slice at %#x: %w", sliceAddr(b), ErrInvalid)
+}
+
+// Reallocate resizes an allocation (see Pool.Reallocate): a mapping that
+// stays 1 MiB or more is moved by the mmap allocator (with mremap on Linux,
+// no copy); anything else is allocated anew and copied.
+func (a *HostAllocator) Reallocate(b []byte, size int) ([]byte, error) {
+	if len(b) >= hostMmapThreshold && size >= hostMmapThreshold && a.large.owns(b) {
+		return a.large.Reallocate(b, size)
+	}
+	return reallocateByCopy(a, b, size)
 }

@@ -7,9 +7,18 @@ import (
 	"sync/atomic"
 )
 
+var _ DeviceAllocator = (*Pool)(nil)
+
 // Pool wraps an Allocator and keeps statistics (all atomic, safe for
-// concurrent use). Sizes are the requested sizes, not counting alignment
-// padding or page rounding.
+// concurrent use). Sizes are the sizes asked of the pool, not counting an
+// allocator's own rounding (slab classes, pages). As in Apache Arrow, a Buffer
+// asks its pool for its capacity (its size rounded up to 64 bytes), so the
+// statistics of the pool count capacities.
+//
+// A Pool is itself an Allocator (a DeviceAllocator), so pools stack: a pool
+// over another pool (NewProxyPool) counts what goes through it while the inner
+// pool counts it too, and a pool over a CheckedAllocator or LoggingAllocator
+// over a pool checks or logs one caller's allocations.
 type Pool struct {
 	alloc Allocator
 	bytes atomic.Int64 // live bytes
@@ -22,13 +31,23 @@ type Pool struct {
 // NewPool returns a Pool over a.
 func NewPool(a Allocator) *Pool { return &Pool{alloc: a} }
 
+// NewProxyPool returns a pool that allocates through inner and counts what
+// goes through it (Arrow's ProxyMemoryPool): inner counts it too.
+func NewProxyPool(inner *Pool) *Pool { return NewPool(inner) }
+
 // Allocate allocates size bytes from the pool's allocator and counts them.
 func (p *Pool) Allocate(size int) ([]byte, error) {
 	b, err := p.alloc.Allocate(size)
 	if err != nil {
 		return nil, err
 	}
-	n := int64(size)
+	p.didAllocate(int64(size))
+	p.live.Add(1)
+	return b, nil
+}
+
+// didAllocate counts n new bytes: live, peak, total and one allocation.
+func (p *Pool) didAllocate(n int64) {
 	cur := p.bytes.Add(n)
 	for {
 		old := p.peak.Load()
@@ -38,8 +57,64 @@ func (p *Pool) Allocate(size int) ([]byte, error) {
 	}
 	p.total.Add(n)
 	p.count.Add(1)
-	p.live.Add(1)
-	return b, nil
+}
+
+// Reallocate returns an allocation of size bytes holding b's first
+// min(len(b), size) bytes, the rest zero; b (a slice returned by Allocate or
+// Reallocate, whole) is freed unless an error is returned. The allocator's
+// own Reallocate is used where it has one; otherwise a new allocation, a copy
+// and a free, which needs memory the CPU can address (else ErrInvalid).
+//
+// As in Arrow, growing counts as an allocation of the difference (live, total
+// and NumAllocations grow) and shrinking as a free of it; NumLive is
+// unchanged.
+func (p *Pool) Reallocate(b []byte, size int) ([]byte, error) {
+	nb, err := reallocate(p.alloc, b, size)
+	if err != nil {
+		return nil, err
+	}
+	if d := int64(size) - int64(len(b)); d >= 0 {
+		p.didAllocate(d)
+	} else {
+		p.bytes.Add(d)
+	}
+	return nb, nil
+}
+
+// Reallocator is an Allocator that can resize an allocation itself, possibly
+// in place. Reallocate has the contract of Pool.Reallocate.
+type Reallocator interface {
+	Allocator
+	Reallocate(b []byte, size int) ([]byte, error)
+}
+
+// reallocate resizes b through a: with its own Reallocate if it has one, else
+// by allocating, copying and freeing.
+func reallocate(a Allocator, b []byte, size int) ([]byte, error) {
+	if r, ok := a.(Reallocator); ok {
+		return r.Reallocate(b, size)
+	}
+	return reallocateByCopy(a, b, size)
+}
+
+// reallocateByCopy resizes b through a by allocating, copying and freeing.
+func reallocateByCopy(a Allocator, b []byte, size int) ([]byte, error) {
+	if size < 0 {
+		return nil, fmt.Errorf("memview: reallocate to negative size %d: %w", size, ErrInvalid)
+	}
+	if d, ok := a.(DeviceAllocator); ok && !d.Device().HostAccessible() {
+		return nil, fmt.Errorf("memview: cannot reallocate %s memory (the CPU cannot copy it): %w", d.Device(), ErrInvalid)
+	}
+	nb, err := a.Allocate(size)
+	if err != nil {
+		return nil, err
+	}
+	copy(nb, b) // nb is zero-filled beyond len(b)
+	if err := a.Free(b); err != nil {
+		_ = a.Free(nb)
+		return nil, err
+	}
+	return nb, nil
 }
 
 // Free returns b (a slice returned by Allocate, whole) to the allocator.
@@ -69,15 +144,16 @@ func (p *Pool) NumLive() int64 { return p.live.Load() }
 
 // Device is where the pool's memory lives: the allocator's Device() if it is a
 // DeviceAllocator, else the CPU.
-func (p *Pool) Device() Device {
-	if d, ok := p.alloc.(DeviceAllocator); ok {
-		return d.Device()
-	}
-	return Device{}
-}
+func (p *Pool) Device() Device { return deviceOf(p.alloc) }
 
 // BackendName is the allocator's Name().
 func (p *Pool) BackendName() string { return p.alloc.Name() }
+
+// Name is BackendName: a pool over another pool reports the backend beneath.
+func (p *Pool) Name() string { return p.alloc.Name() }
+
+// Allocator returns the allocator the pool draws from.
+func (p *Pool) Allocator() Allocator { return p.alloc }
 
 // DefaultPoolEnv is the environment variable that chooses the backend of
 // DefaultPool: "host" (the default) or "mmap".
@@ -87,23 +163,45 @@ var (
 	defaultPoolOnce    sync.Once
 	defaultPool        *Pool
 	defaultPoolWarning string
+	currentPool        atomic.Pointer[Pool] // set by SetDefaultPool
 )
 
-// DefaultPool returns the process-wide pool, created on first use with the
-// backend named by MEMVIEW_DEFAULT_POOL. An unknown name falls back to "host"
-// and DefaultPoolWarning says so.
+// DefaultPool returns the pool that allocations without a pool of their own
+// (a nil *Pool) come from: the one SetDefaultPool chose, else the process-wide
+// pool, created on first use with the backend named by MEMVIEW_DEFAULT_POOL. An
+// unknown name falls back to "host" and DefaultPoolWarning says so.
 func DefaultPool() *Pool {
+	if p := currentPool.Load(); p != nil {
+		return p
+	}
+	return initialPool()
+}
+
+// initialPool is the process-wide pool MEMVIEW_DEFAULT_POOL chose.
+func initialPool() *Pool {
 	defaultPoolOnce.Do(func() {
 		defaultPool, defaultPoolWarning = newDefaultPool(os.Getenv(DefaultPoolEnv))
 	})
 	return defaultPool
 }
 
+// SetDefaultPool makes p the pool DefaultPool returns (nil: the process-wide
+// pool again) and returns the previous one. Memory goes back to the pool it
+// came from whatever the default is by then. It is meant for leak hunting
+// (a checked pool around a test) and for programs that choose their pool once.
+func SetDefaultPool(p *Pool) *Pool {
+	old := currentPool.Swap(p)
+	if old == nil {
+		old = initialPool()
+	}
+	return old
+}
+
 // DefaultPoolWarning is the warning produced when DefaultPool was created, or
 // "" when the backend name was known (or empty). It creates the default pool
 // if needed.
 func DefaultPoolWarning() string {
-	DefaultPool()
+	initialPool()
 	return defaultPoolWarning
 }
 
@@ -113,12 +211,44 @@ func newDefaultPool(name string) (*Pool, string) {
 	if name == "" {
 		name = "host"
 	}
-	a, err := NewAllocator(name)
+	a, err := BackendAllocator(name)
 	if err != nil {
-		return NewPool(&HostAllocator{}), fmt.Sprintf(
+		a, _ = BackendAllocator("host")
+		return NewPool(a), fmt.Sprintf(
 			"memview: %s=%q is not a known backend (host, mmap); using host", DefaultPoolEnv, name)
 	}
 	return NewPool(a), ""
+}
+
+var (
+	sharedHost HostAllocator
+	sharedMmap MmapAllocator
+)
+
+// BackendAllocator returns the process-wide allocator of a backend, "host" or
+// "mmap", which every pool of that backend made by name shares (the default
+// pool among them), so that their slabs and cached blocks are shared. An
+// unknown name wraps ErrInvalid.
+func BackendAllocator(name string) (Allocator, error) {
+	switch name {
+	case "host":
+		return &sharedHost, nil
+	case "mmap":
+		return &sharedMmap, nil
+	}
+	_, err := NewAllocator(name)
+	return nil, err
+}
+
+// NewBackendPool returns a new pool, with statistics of its own, over the
+// process-wide allocator of a backend ("host" or "mmap"; see
+// BackendAllocator).
+func NewBackendPool(name string) (*Pool, error) {
+	a, err := BackendAllocator(name)
+	if err != nil {
+		return nil, err
+	}
+	return NewPool(a), nil
 }
 
 // NewAllocator returns a new allocator for a backend name: "host" or "mmap".

@@ -100,19 +100,21 @@ func finish(a *memview.Array, err error, m *C.mv_meta, e *C.mv_err) C.int {
 
 //export mvgo_empty
 func mvgo_empty(ndim C.int, shape *C.int64_t, dtype *C.char, order C.char, device *C.char,
-	m *C.mv_meta, e *C.mv_err) (rc C.int) {
+	pool C.uint64_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
 	dt, err := memview.ParseDType(C.GoString(dtype))
 	if err != nil {
 		return setErr(e, err)
 	}
 	var p *memview.Pool
-	if device != nil {
-		dev, err := memview.ParseDevice(C.GoString(device))
-		if err != nil {
-			return setErr(e, err)
+	if device != nil || pool != 0 {
+		var dev memview.Device // a pool without a device: the CPU
+		if device != nil {
+			if dev, err = memview.ParseDevice(C.GoString(device)); err != nil {
+				return setErr(e, err)
+			}
 		}
-		if p, err = poolFor(dev); err != nil {
+		if p, err = poolForDevice(pool, dev); err != nil {
 			return setErr(e, fmt.Errorf("memview: empty on %s: %w", dev, err))
 		}
 	}

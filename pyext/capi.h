@@ -47,6 +47,10 @@ typedef struct {
     int64_t *dl_strides;   /* strides in elements (shape block, after the byte strides) */
 } MVArray;
 
+/* Copies and fills of MV_NOGIL_MIN bytes or more run without the GIL: below it,
+ * giving the GIL up and taking it back costs more than the work. */
+#define MV_NOGIL_MIN (1 << 16)
+
 /* NOGIL(cond, stmt) runs stmt without the GIL when cond holds, passing the
  * fork gate meanwhile (forkgate/gate.h): a fork waits for it to finish. */
 #define NOGIL(cond, stmt)             \
@@ -92,6 +96,9 @@ int mv_check_live(MVArray *a);
  * work could not be stopped, where no Go may run; mv_go_usable says the same
  * without raising. */
 int mv_install_fork_handlers(void);
+/* memory.c: adds memview.Buffer, memview.Builder and the pool functions to the
+ * module; 0 or -1 with an exception. */
+int mv_install_memory(PyObject *mod);
 int mv_check_go(void);
 int mv_go_usable(void);
 /* Add the functions of gopy.c and, in the test build, of selftest.c to memview._core. */

@@ -55,7 +55,7 @@ func hostOnly(arrays ...*memview.Array) bool {
 
 //export mvgo_copy_to_device
 func mvgo_copy_to_device(h C.uintptr_t, device *C.char, order C.char, stream C.uintptr_t,
-	m *C.mv_meta, e *C.mv_err) (rc C.int) {
+	pool C.uint64_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
 	return derive(h, m, e, func(a *memview.Array) (*memview.Array, error) {
 		dev := a.Device()
@@ -65,8 +65,12 @@ func mvgo_copy_to_device(h C.uintptr_t, device *C.char, order C.char, stream C.u
 				return nil, err
 			}
 		}
+		p, err := poolForDevice(pool, dev)
+		if err != nil {
+			return nil, err
+		}
 		if hostOnly(a) && dev == (memview.Device{}) {
-			return a.Copy(nil, byte(order))
+			return a.Copy(p, byte(order))
 		}
 		o := byte(order)
 		switch o {
@@ -78,10 +82,6 @@ func mvgo_copy_to_device(h C.uintptr_t, device *C.char, order C.char, stream C.u
 			}
 		default:
 			return nil, fmt.Errorf("memview: copy order %q: want 'C', 'F', 'A' or 'K': %w", o, memview.ErrInvalid)
-		}
-		p, err := poolFor(dev)
-		if err != nil {
-			return nil, err
 		}
 		out, err := memview.Empty(p, a.Shape(), a.DType(), o)
 		if err != nil {

@@ -188,7 +188,10 @@ copy_to(MVArray *a, const char *device)
 {
     mv_meta m;
     mv_err e;
-    int rc = mvgo_copy_to_device(a->handle, (char *)device, 'K', (uintptr_t)mv_pending_stream(a), &m, &e);
+    int rc;
+    a->busy++;
+    NOGIL(1, rc = mvgo_copy_to_device(a->handle, (char *)device, 'K', (uintptr_t)mv_pending_stream(a), 0, &m, &e));
+    a->busy--;
     return (MVArray *)mv_finish_meta(rc, &m, &e, NULL);
 }
 
@@ -726,7 +729,9 @@ api_allocator(DLTensor *proto, DLManagedTensorVersioned **out, void *error_ctx,
         shape[i] = proto->shape[i];
     mv_meta m;
     mv_err e;
-    int r = mvgo_empty(proto->ndim, shape, dtype, 'C', device, &m, &e);
+    int r;
+    NOGIL(device != NULL && strcmp(device, "cpu") != 0,
+          r = mvgo_empty(proto->ndim, shape, dtype, 'C', device, 0, &m, &e));
     if ((arr = mv_finish_meta(r, &m, &e, NULL)) == NULL)
         goto fail;
     DLManagedTensorVersioned *t = new_versioned((MVArray *)arr, mv_dl_device((MVArray *)arr), DLPACK_MINOR_VERSION, 0);

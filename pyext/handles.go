@@ -8,31 +8,36 @@ import (
 	"github.com/memview/memview/memview"
 )
 
-// C holds a handle per array object, never a Go pointer. A handle is a slot
-// index in a table plus the slot's generation, so a stale or forged handle is
-// reported as an error instead of reaching another array (the zero handle is
-// never valid). It does the job of runtime/cgo.Handle at a fraction of the cost
-// (no sync.Map), which matters because every array object made or dropped by
-// Python takes one.
+// C holds a handle per array, buffer or builder object, never a Go pointer. A
+// handle is a slot index in a table plus the slot's generation, so a stale or
+// forged handle is reported as an error instead of reaching another object
+// (the zero handle is never valid). It does the job of runtime/cgo.Handle at
+// a fraction of the cost (no sync.Map), which matters because every array
+// object made or dropped by Python takes one. There is one table per kind of
+// object.
 //
 //	handle = generation<<32 | (index+1)
-var handles handleTable
+var (
+	handles        handleTable[*memview.Array]
+	bufferHandles  handleTable[*memview.Buffer]
+	builderHandles handleTable[*builder]
+)
 
-type handleTable struct {
+type handleTable[T any] struct {
 	mu    sync.Mutex
-	slots []handleSlot
+	slots []handleSlot[T]
 	free  []uint32 // indexes of empty slots
 	live  int
 }
 
-type handleSlot struct {
-	gen uint32
-	arr *memview.Array // nil when empty
+type handleSlot[T any] struct {
+	gen  uint32
+	used bool
+	val  T
 }
 
-// newHandle stores a and returns its handle.
-func newHandle(a *memview.Array) uintptr {
-	t := &handles
+// put stores v and returns its handle.
+func (t *handleTable[T]) put(v T) uintptr {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var i uint32
@@ -40,28 +45,62 @@ func newHandle(a *memview.Array) uintptr {
 		i = t.free[n-1]
 		t.free = t.free[:n-1]
 	} else {
-		t.slots = append(t.slots, handleSlot{})
+		t.slots = append(t.slots, handleSlot[T]{})
 		i = uint32(len(t.slots) - 1)
 	}
 	s := &t.slots[i]
 	s.gen++
-	s.arr = a
+	s.val, s.used = v, true
 	t.live++
 	return uintptr(s.gen)<<32 | uintptr(i+1)
 }
 
 // slot returns the slot a handle names, or nil for a zero, stale or forged one.
 // Call with t.mu held.
-func (t *handleTable) slot(h uintptr) *handleSlot {
+func (t *handleTable[T]) slot(h uintptr) *handleSlot[T] {
 	i, gen := uint32(h&0xffffffff), uint32(h>>32)
 	if i == 0 || int(i) > len(t.slots) {
 		return nil
 	}
 	s := &t.slots[i-1]
-	if s.arr == nil || s.gen != gen {
+	if !s.used || s.gen != gen {
 		return nil
 	}
 	return s
+}
+
+// get returns the value behind h.
+func (t *handleTable[T]) get(h uintptr) (T, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.slot(h); s != nil {
+		return s.val, true
+	}
+	var zero T
+	return zero, false
+}
+
+// take deletes h and returns its value.
+func (t *handleTable[T]) take(h uintptr) (T, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var zero T
+	s := t.slot(h)
+	if s == nil {
+		return zero, false
+	}
+	v := s.val
+	s.val, s.used = zero, false
+	t.free = append(t.free, uint32(h&0xffffffff)-1)
+	t.live--
+	return v, true
+}
+
+// count is the number of live handles.
+func (t *handleTable[T]) count() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.live
 }
 
 func staleHandle(h uintptr) error {
@@ -71,33 +110,25 @@ func staleHandle(h uintptr) error {
 	return fmt.Errorf("memview: invalid array handle %#x: %w", h, memview.ErrReleased)
 }
 
+// newHandle stores a and returns its handle.
+func newHandle(a *memview.Array) uintptr { return handles.put(a) }
+
 // lookup returns the array behind a handle C passed in, or an error (never a
 // panic) for a zero or stale handle.
 func lookup(h uintptr) (*memview.Array, error) {
-	t := &handles
-	t.mu.Lock()
-	s := t.slot(h)
-	t.mu.Unlock()
-	if s == nil {
+	a, ok := handles.get(h)
+	if !ok {
 		return nil, staleHandle(h)
 	}
-	return s.arr, nil
+	return a, nil
 }
 
 // dropHandle deletes a handle and releases the array's reference to its buffer.
 func dropHandle(h uintptr) error {
-	t := &handles
-	t.mu.Lock()
-	s := t.slot(h)
-	if s == nil {
-		t.mu.Unlock()
+	a, ok := handles.take(h)
+	if !ok {
 		return staleHandle(h)
 	}
-	a := s.arr
-	s.arr = nil
-	t.free = append(t.free, uint32(h&0xffffffff)-1)
-	t.live--
-	t.mu.Unlock()
 	return a.Release()
 }
 
@@ -119,10 +150,8 @@ func roomForHandle() error {
 	return nil
 }
 
-// liveHandles counts the handles not yet deleted, so tests can prove every one
-// came back.
+// liveHandles counts the handles not yet deleted — of arrays, buffers and
+// builders — so tests can prove every one came back.
 func liveHandles() int {
-	handles.mu.Lock()
-	defer handles.mu.Unlock()
-	return handles.live
+	return handles.count() + bufferHandles.count() + builderHandles.count()
 }

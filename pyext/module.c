@@ -106,11 +106,8 @@ int64_tuple(PyObject *t, int64_t *out, const char *what)
  * copies and fills of MV_NOGIL_MIN bytes or more, and everything that involves
  * a CUDA device (allocation with its zero-fill, transfers, synchronisation).
  * The arrays involved stay alive (the call holds references to them) and are
- * marked busy, so a release() from another thread is refused meanwhile; the Go
- * side passes the fork gate (fork.go). Below the threshold, giving the GIL up
- * and taking it back would cost more than the work. */
-#define MV_NOGIL_MIN (1 << 16)
-
+ * marked busy, so a release() from another thread is refused meanwhile; the
+ * work passes the fork gate (NOGIL, capi.h). */
 static int
 long_work(const MVArray *a)
 {
@@ -141,8 +138,9 @@ finish_view(int rc, const mv_meta *m, const mv_err *e, MVArray *parent)
     return finish(rc, m, e, view_base(parent));
 }
 
-/* empty(shape: tuple[int], dtype: str, order: str, device: str = "cpu") -> Array,
- * zero-filled, on the device named */
+/* empty(shape: tuple[int], dtype: str, order: str, device: str|None = None (cpu),
+ * pool: int = 0 (the default)) -> Array, zero-filled, on the device named, from
+ * the pool with that id */
 static PyObject *
 core_empty(PyObject *mod, PyObject *args)
 {
@@ -150,7 +148,8 @@ core_empty(PyObject *mod, PyObject *args)
         return NULL;
     PyObject *shape_t, *dtype_o, *order_o;
     const char *dtype, *order, *device = NULL;
-    if (!PyArg_ParseTuple(args, "OOO|s", &shape_t, &dtype_o, &order_o, &device))
+    unsigned long long pool = 0;
+    if (!PyArg_ParseTuple(args, "OOO|zO&", &shape_t, &dtype_o, &order_o, &device, u64_arg, &pool))
         return NULL;
     if ((dtype = dtype_arg(dtype_o)) == NULL)
         return NULL;
@@ -170,7 +169,7 @@ core_empty(PyObject *mod, PyObject *args)
     mv_err e;
     int rc;
     /* a device allocation waits for its zero-fill */
-    NOGIL(device != NULL, rc = mvgo_empty(n, shape, (char *)dtype, order[0], (char *)device, &m, &e));
+    NOGIL(device != NULL, rc = mvgo_empty(n, shape, (char *)dtype, order[0], (char *)device, pool, &m, &e));
     return finish(rc, &m, &e, NULL);
 }
 
@@ -486,8 +485,9 @@ core_readonly_view(PyObject *mod, PyObject *o)
 
 /* ---- copies and writes (Go does the work) ---- */
 
-/* copy(a, order: str, device: str = "" (a's), stream: int = 0) -> new Go-owned
- * Array on device (work left pending on device memory is recorded with it, in Go) */
+/* copy(a, order: str, device: str = "" (a's), stream: int = 0, pool: int = 0) ->
+ * new Go-owned Array on device from the pool with that id (0: the default); work
+ * left pending on device memory is recorded with it, in Go */
 static PyObject *
 core_copy(PyObject *mod, PyObject *args)
 {
@@ -495,8 +495,8 @@ core_copy(PyObject *mod, PyObject *args)
         return NULL;
     PyObject *o;
     const char *order, *device = "";
-    unsigned long long stream = 0;
-    if (!PyArg_ParseTuple(args, "Os|sO&", &o, &order, &device, u64_arg, &stream))
+    unsigned long long stream = 0, pool = 0;
+    if (!PyArg_ParseTuple(args, "Os|sO&O&", &o, &order, &device, u64_arg, &stream, u64_arg, &pool))
         return NULL;
     MVArray *a = live_array(o, "array");
     if (a == NULL)
@@ -506,7 +506,7 @@ core_copy(PyObject *mod, PyObject *args)
     int rc;
     a->busy++;
     NOGIL(long_work(a) || device[0] != 0,
-          rc = mvgo_copy_to_device(a->handle, (char *)device, order[0], (uintptr_t)stream, &m, &e));
+          rc = mvgo_copy_to_device(a->handle, (char *)device, order[0], (uintptr_t)stream, pool, &m, &e));
     a->busy--;
     return finish(rc, &m, &e, NULL);
 }
@@ -697,7 +697,7 @@ core_set_array_type(PyObject *mod, PyObject *cls)
 }
 
 static PyMethodDef core_methods[] = {
-    {"empty", core_empty, METH_VARARGS, "empty(shape, dtype, order) -> zero-filled Go-owned array"},
+    {"empty", core_empty, METH_VARARGS, "empty(shape, dtype, order, device=None, pool=0) -> zero-filled Go-owned array"},
     {"from_buffer", core_from_buffer, METH_VARARGS, "from_buffer(obj, writable) -> array over obj's memory"},
     {"from_cai", core_from_cai, METH_VARARGS, "from_cai(obj, ptr, shape, strides, typestr, readonly, stream)"},
     {"dtype_info", core_dtype_info, METH_O, "dtype_info(name) -> (name, itemsize, typestr, format)"},
@@ -708,7 +708,7 @@ static PyMethodDef core_methods[] = {
     {"transpose", core_transpose, METH_VARARGS, "transpose(a, axes) -> view"},
     {"reshape", core_reshape, METH_VARARGS, "reshape(a, shape) -> view"},
     {"readonly_view", core_readonly_view, METH_O, "readonly_view(a) -> read-only view"},
-    {"copy", core_copy, METH_VARARGS, "copy(a, order, device='', stream=0) -> new array"},
+    {"copy", core_copy, METH_VARARGS, "copy(a, order, device='', stream=0, pool=0) -> new array"},
     {"copyto", core_copyto, METH_VARARGS, "copyto(dst, src, stream=0): strided copy with broadcasting"},
     {"fill", core_fill, METH_VARARGS, "fill(a, item_bytes, stream=0)"},
     {"cuda_stream_create", core_cuda_stream_create, METH_VARARGS, "cuda_stream_create(device, non_blocking) -> handle"},
@@ -775,6 +775,10 @@ mv_install(void)
     Py_INCREF(mv_cuda_error);
     if (PyModule_AddObject(mod, "CUDAError", mv_cuda_error) < 0) {
         Py_DECREF(mv_cuda_error);
+        Py_DECREF(mod);
+        goto fail;
+    }
+    if (mv_install_memory(mod) < 0) { /* Buffer, Builder, pools (memory.c) */
         Py_DECREF(mod);
         goto fail;
     }

@@ -1,13 +1,16 @@
 // Package pyext is the one package gopy binds: memview's CPython extension.
 //
-// Its exported Go functions are the small control API that gopy wraps (Install,
-// live handle and pool statistics). Go packages built together with memview
-// (build.py --with) are bound by gopy in the same extension, and reach memview
-// through gopy_bridge.go; the code gopy generates calls package gopyrt. Everything on the hot path is C written to the
-// limited API of Python 3.11 (exporter.c, module.c): a heap type made with
-// PyType_FromSpec whose getbuffer reads metadata cached in C and calls no Go, and
-// the module memview._core, whose functions call Go (bridge.go) with the GIL held.
-// C keeps arrays alive through handles (handles.go), never Go pointers.
+// Its exported Go functions are the small control API that gopy wraps (Install and
+// the live handle count). Go packages built together with memview (build.py
+// --with) are bound by gopy in the same extension, and reach memview through
+// gopy_bridge.go; the code gopy generates calls package gopyrt. Everything on the
+// hot path is C written to the limited API of Python 3.11 (exporter.c, module.c,
+// one C file per exchange protocol, and buffer.c, builder.c, pools.c for raw
+// memory): heap types made with PyType_FromSpec whose getbuffer reads metadata
+// cached in C and calls no Go, and the module memview._core, whose functions call
+// Go (bridge.go, buffers.go, builders.go, pools.go) with the GIL held unless they
+// say otherwise. C keeps arrays, buffers and builders alive through handles
+// (handles.go), and names pools by id, never by Go pointers.
 package pyext
 
 /*
@@ -16,11 +19,7 @@ int mv_install(void);
 */
 import "C"
 
-import (
-	"errors"
-
-	"github.com/memview/memview/memview"
-)
+import "errors"
 
 // Install creates the module memview._core (the array type and its functions) and
 // registers it in sys.modules. memview/__init__.py calls it once; later calls do
@@ -39,20 +38,6 @@ func Install() error {
 	}
 }
 
-// LiveHandles is the number of array handles C holds: one per live array object.
+// LiveHandles is the number of handles C holds: one per live array, buffer and
+// builder object. (Pool statistics are read through memview._core.pool_stats.)
 func LiveHandles() int { return liveHandles() }
-
-// PoolBytesAllocated is the default pool's live bytes.
-func PoolBytesAllocated() int64 { return memview.DefaultPool().BytesAllocated() }
-
-// PoolMaxMemory is the default pool's peak of live bytes.
-func PoolMaxMemory() int64 { return memview.DefaultPool().MaxMemory() }
-
-// PoolTotalBytesAllocated is the sum of every allocation the default pool made.
-func PoolTotalBytesAllocated() int64 { return memview.DefaultPool().TotalBytesAllocated() }
-
-// PoolNumAllocations is the number of allocations the default pool made.
-func PoolNumAllocations() int64 { return memview.DefaultPool().NumAllocations() }
-
-// PoolNumLive is the number of the default pool's allocations not yet freed.
-func PoolNumLive() int64 { return memview.DefaultPool().NumLive() }

@@ -1,4 +1,9 @@
-"""Shared fixtures: every test must give back every byte and every handle."""
+"""Shared fixtures: every test must give back every byte and every handle.
+
+Every test runs under a memview.CheckedPool made the default pool: a leak fails
+the test with the Go call site and the Python traceback of each allocation
+not freed.
+"""
 import gc
 
 import pytest
@@ -18,9 +23,17 @@ def _state():
 @pytest.fixture(autouse=True)
 def memory_comes_back():
     """Pool bytes, live allocations and live handles (host and CUDA pools, and
-    gopy's handles of Go values) end where they started."""
+    gopy's handles of Go values) end where they started, and nothing allocated
+    under the test's checked pool is left."""
     before = _state()
-    yield
+    checked = mv.CheckedPool(mv.default_pool())
+    outer = mv.set_default_pool(checked)
+    try:
+        yield checked
+    finally:
+        mv.set_default_pool(outer)
     after = _state()
+    leaks = checked.leaks()
+    assert not leaks, f"memview: {len(leaks)} allocation(s) not freed:\n" + "\n".join(leaks)
     assert after == before, (f"leak: (host bytes, host allocations, handles, CUDA bytes, CUDA allocations, "
                               f"gopy handles) {before} -> {after}")

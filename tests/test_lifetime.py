@@ -118,7 +118,7 @@ def test_pool_statistics():
     assert pool.num_allocations == n0 + 1
     assert pool.total_bytes_allocated == total0 + 256 * 256 * 8
     assert pool.max_memory >= pool.bytes_allocated >= 256 * 256 * 8
-    assert "memview.Pool" in repr(pool)
+    assert "Pool(backend=" in repr(pool)
     del a
 
 

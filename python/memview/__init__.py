@@ -52,7 +52,11 @@ except RuntimeError as _e:
 
 from . import _cai, _core, _dtypes, _gobind, cuda  # noqa: E402
 from ._array import Array  # noqa: E402
+from ._buffers import Buffer, Builder  # noqa: E402
 from ._gpumemoryview import gpumemoryview  # noqa: E402
+from ._pools import (CheckedPool, LoggingPool, Pool, ProxyPool, default_pool,  # noqa: E402
+                     set_default_pool, using_pool)
+from ._pools import pool_id as _pool_id  # noqa: E402
 
 _core._extension_dir = _HERE
 
@@ -61,9 +65,11 @@ _core._extension_dir = _HERE
 _atexit.register(_core._interpreter_exiting)
 
 __all__ = [
-    "Array", "Pool", "empty", "zeros", "full", "arange", "from_buffer", "from_cuda_array_interface",
-    "from_go", "item_desc", "from_dlpack", "from_arrow", "asarray", "gpumemoryview", "cuda",
-    "go_packages", "default_pool", "live_handles", "DTYPES", "__version__", "register_dask",
+    "Array", "Buffer", "Builder", "Pool", "ProxyPool", "LoggingPool", "CheckedPool",
+    "set_default_pool", "using_pool", "empty", "zeros", "full", "arange", "from_buffer",
+    "from_cuda_array_interface", "from_go", "item_desc", "from_dlpack", "from_arrow", "asarray",
+    "gpumemoryview", "cuda", "go_packages", "default_pool", "live_handles", "DTYPES", "__version__",
+    "register_dask",
 ]
 __version__ = "0.1.0"
 
@@ -107,15 +113,18 @@ def _check_device(device):
         raise TypeError(f"memview: device must be a str such as 'cpu' or 'cuda:0', not {device!r}")
 
 
-def empty(shape, dtype="float64", *, order="C", device="cpu") -> Array:
+def empty(shape, dtype="float64", *, order="C", device="cpu", pool=None) -> Array:
     """A new array in Go-owned memory (never moves, zero-filled) on device: "cpu"
     (64-byte aligned host memory), "cuda" / "cuda:N" (device memory), "cuda_host"
-    (pinned host memory) or "cuda_managed[:N]" (managed memory)."""
-    if device != "cpu":
+    (pinned host memory) or "cuda_managed[:N]" (managed memory). pool (a
+    memview.Pool on that device) chooses where the memory comes from; the default
+    is the default pool (or the device's)."""
+    if device != "cpu" or pool is not None:
         _check_device(device)
         if type(shape) is not tuple:
             shape = (shape,) if type(shape) is int else _shape(shape)
-        return _core.empty(shape, dtype if type(dtype) is str else _dtype_name(dtype), order, device)
+        return _core.empty(shape, dtype if type(dtype) is str else _dtype_name(dtype), order,
+                           None if device == "cpu" else device, _pool_id(pool, "memview.empty"))
     if type(shape) is int:
         shape = (shape,)
     elif type(shape) is not tuple:
@@ -126,9 +135,9 @@ def empty(shape, dtype="float64", *, order="C", device="cpu") -> Array:
     return _core.empty(shape, dtype, order)
 
 
-def zeros(shape, dtype="float64", *, order="C", device="cpu") -> Array:
+def zeros(shape, dtype="float64", *, order="C", device="cpu", pool=None) -> Array:
     """A new zero-filled array in Go-owned memory."""
-    return empty(shape, dtype, order=order, device=device)
+    return empty(shape, dtype, order=order, device=device, pool=pool)
 
 
 def _default_dtype(value) -> str:
@@ -141,10 +150,11 @@ def _default_dtype(value) -> str:
     return "float64"
 
 
-def full(shape, value, dtype=None, *, order="C", device="cpu", stream=None) -> Array:
-    """A new array in Go-owned memory with every element set to value (on a CUDA
-    device, by a memset enqueued on stream)."""
-    a = empty(shape, _default_dtype(value) if dtype is None else dtype, order=order, device=device)
+def full(shape, value, dtype=None, *, order="C", device="cpu", stream=None, pool=None) -> Array:
+    """A new array in Go-owned memory (from pool) with every element set to value
+    (on a CUDA device, by a memset enqueued on stream)."""
+    a = empty(shape, _default_dtype(value) if dtype is None else dtype, order=order, device=device,
+              pool=pool)
     try:
         a.fill(value, stream=stream)
     except BaseException:
@@ -153,14 +163,14 @@ def full(shape, value, dtype=None, *, order="C", device="cpu", stream=None) -> A
     return a
 
 
-def arange(start, stop=None, step=1, *, dtype=None, device="cpu", stream=None) -> Array:
+def arange(start, stop=None, step=1, *, dtype=None, device="cpu", stream=None, pool=None) -> Array:
     """Evenly spaced values in [start, stop) as a new 1-D array in Go-owned memory
-    (made on the host, then copied to device)."""
+    from pool (made on the host, then copied to device)."""
     if device != "cpu":
         _check_device(device)
         host = arange(start, stop, step, dtype=dtype)
         try:
-            return host.to(device, stream=stream)
+            return host.to(device, stream=stream, pool=pool)
         finally:
             host.release()
     cuda.stream_handle(stream)  # checked on the host too, where no stream is used
@@ -187,7 +197,7 @@ def arange(start, stop=None, step=1, *, dtype=None, device="cpu", stream=None) -
         if _math.isinf(length):
             raise ValueError("memview: arange: Maximum allowed size exceeded")
         n = max(0, _math.ceil(length))
-    a = empty((n,), dtype, device=device)
+    a = empty((n,), dtype, device=device, pool=pool)
     try:
         if n:
             values = (start + i * step for i in range(n))
@@ -345,54 +355,6 @@ def asarray(obj) -> Array:
         if hasattr(obj, "__arrow_c_array__") or hasattr(obj, "__arrow_c_device_array__"):
             return from_arrow(obj)
     return from_buffer(obj)
-
-
-class Pool:
-    """Statistics of memview's default memory pool (all in bytes or counts)."""
-
-    __slots__ = ()
-
-    @property
-    def bytes_allocated(self) -> int:
-        """Bytes allocated now and not yet freed."""
-        return _pyext.PoolBytesAllocated()
-
-    @property
-    def max_memory(self) -> int:
-        """The peak of bytes_allocated."""
-        return _pyext.PoolMaxMemory()
-
-    @property
-    def total_bytes_allocated(self) -> int:
-        """Bytes of every allocation made, freed or not."""
-        return _pyext.PoolTotalBytesAllocated()
-
-    @property
-    def num_allocations(self) -> int:
-        """Number of allocations made."""
-        return _pyext.PoolNumAllocations()
-
-    @property
-    def num_live(self) -> int:
-        """Number of allocations not yet freed."""
-        return _pyext.PoolNumLive()
-
-    @property
-    def backend_name(self) -> str:
-        """The allocator behind the pool: "host" (default) or "mmap"."""
-        return _core.pool_info()[0]
-
-    def __repr__(self):
-        return (f"memview.Pool(backend={self.backend_name!r}, bytes_allocated={self.bytes_allocated}, "
-                f"max_memory={self.max_memory}, num_allocations={self.num_allocations})")
-
-
-_POOL = Pool()
-
-
-def default_pool() -> Pool:
-    """The pool every memview allocation comes from (MEMVIEW_DEFAULT_POOL picks its backend)."""
-    return _POOL
 
 
 def go_packages() -> dict:

@@ -11,6 +11,8 @@ import operator
 
 from . import _cai, _core, _dtypes, _formats, _pickle
 from . import cuda as _cuda
+from ._buffers import normalize_device as _normalize_device
+from ._pools import pool_id as _pool_id
 
 _BIG = 1 << 62  # slice bounds beyond this are clamped; they mean "to the end" anyway
 
@@ -283,12 +285,13 @@ class Array(_core.ArrayBase):
             shape = tuple(shape[0])
         return _core.reshape(self, tuple(operator.index(s) for s in shape))
 
-    def copy(self, order="C", *, stream=None):
-        """A deep copy in new Go-owned memory on the same device, laid out in order
-        'C', 'F', 'A' or 'K' (on a CUDA device 'K' is taken as 'A')."""
+    def copy(self, order="C", *, stream=None, pool=None):
+        """A deep copy in new Go-owned memory on the same device (from pool, a
+        memview.Pool there; default: the default pool), laid out in order 'C',
+        'F', 'A' or 'K' (on a CUDA device 'K' is taken as 'A')."""
         if order not in ("C", "F", "A", "K"):
             raise ValueError(f"memview: order must be 'C', 'F', 'A' or 'K', not {order!r}")
-        return _core.copy(self, order, "", _cuda.stream_handle(stream))
+        return _core.copy(self, order, "", _cuda.stream_handle(stream), _pool_id(pool, "memview: Array.copy"))
 
     def ascontiguous(self):
         """self if it is C-contiguous (row-major), else a C-ordered copy: the one
@@ -321,11 +324,12 @@ class Array(_core.ArrayBase):
             finally:
                 tmp.release()
 
-    def to(self, device, *, stream=None):
+    def to(self, device, *, stream=None, pool=None):
         """The array on device ("cpu", "cuda[:N]", "cuda_host", "cuda_managed[:N]"):
-        itself when it is already there, else a copy in new Go-owned memory (C or F
-        order as the source). Copies that touch host memory are finished when this
-        returns; device-to-device copies are enqueued on stream."""
+        itself when it is already there, else a copy in new Go-owned memory (from
+        pool, on that device; C or F order as the source). Copies that touch host
+        memory are finished when this returns; device-to-device copies are
+        enqueued on stream."""
         if not isinstance(device, str):
             raise TypeError(f"memview: device must be a str such as 'cpu' or 'cuda:0', not {device!r}")
         handle = _cuda.stream_handle(stream)  # checked even when no copy is needed
@@ -333,7 +337,25 @@ class Array(_core.ArrayBase):
             device += ":0"
         if device == self.device:
             return self
-        return _core.copy(self, "K", device, handle)
+        return _core.copy(self, "K", device, handle, _pool_id(pool, "memview: Array.to"))
+
+    def view(self, device):
+        """This array's elements as memory of device, without a copy (Arrow's
+        View): itself on its own device; a view over the same memory where device
+        can address it — pinned ("cuda_host") or managed memory from the CPU or a
+        CUDA device; else BufferError (view_or_copy copies instead)."""
+        device = _normalize_device(device, "memview: Array.view")
+        if device == self.device:
+            return self
+        return _core.array_on(self, device)
+
+    def view_or_copy(self, device, *, stream=None, pool=None):
+        """view(device) where device can address the memory, else to(device): a
+        copy (from pool, on stream) (Arrow's ViewOrCopy)."""
+        try:
+            return self.view(device)
+        except BufferError:
+            return self.to(device, stream=stream, pool=pool)
 
     # -- NumPy
     def __array__(self, dtype=None, copy=None):
