@@ -191,6 +191,9 @@ def patch_generated_go(path: Path) -> None:
     # memview.ErrType, ...), not RuntimeError for everything.
     patch_re(path, r"C\.PyErr_SetString\(C\.PyExc_RuntimeError, estr\)",
              "C.PyErr_SetString((*C.PyObject)(gopyrt.ExceptionFor(__err)), estr)", "the error exception")
+    # ... with a message as memview's own read: no ": invalid argument" at the end.
+    patch_re(path, r"estr := C\.CString\(__err\.Error\(\)\)", "estr := C.CString(gopyrt.Message(__err))",
+             "the error message")
     # No Go panic aborts the interpreter: every function that releases the GIL
     # defers gopyrt.Recover first, and notes (_saved_thread = nil) when it has
     # the GIL back, so that Recover knows whether to take it.
@@ -212,8 +215,14 @@ def patch_generated_go(path: Path) -> None:
     # the GIL back (a crash); it raises ValueError instead. (memview alone binds
     # no methods.)
     methods = path.read_text().count("(_handle CGoHandle")  # every bound method's signature
-    patch_re(path, r'^(\t+)(vifc, __err := gopyh\.VarFromHandleTry\(.*\)\n\t+if __err != nil \{\n)',
-             r"\1\2\1\tgopyrt.BadHandle(__err)\n", "the method handle check", count=methods)
+    patch_re(path, r'^(\t+)(vifc, __err := gopyh\.VarFromHandleTry\(.*, ("[^"]*")\)\n\t+if __err != nil \{\n)',
+             r"\1\2\1\tgopyrt.BadHandle(__err, \3)\n", "the method handle check", count=methods)
+    # A handle of a Go value of another type (rgbimage.Image(handle=other.handle))
+    # is a ValueError naming both types, not a panic of gopy's type assertion.
+    embeds = path.read_text().count("gopyh.Embed(")
+    if embeds:
+        patch_re(path, r"gopyh\.Embed\((\w+), reflect\.TypeOf\(([\w.]+)\{\}\)\)\.\((\*[\w.]+)\)",
+                 r"gopyrt.Value[\3](\1, reflect.TypeOf(\2{}))", "the handle type assertions", count=embeds)
 
 
 def patch_pybindgen_script(path: Path) -> None:

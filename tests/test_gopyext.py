@@ -106,7 +106,9 @@ def test_built_output_has_every_edit():
     saves = go.count("_saved_thread := C.PyEval_SaveThread()")
     assert saves > 0 and go.count("gopyrt.Recover(recover(), unsafe.Pointer(&_saved_thread))") == saves
     assert "C.PyExc_RuntimeError, estr" not in go and "gopyrt.ExceptionFor(__err)" in go
-    assert go.count("(_handle CGoHandle") == go.count("gopyrt.BadHandle(__err)")
+    assert go.count("(_handle CGoHandle") == go.count("gopyrt.BadHandle(__err, ")
+    assert "gopyh.Embed(" not in go and "gopyrt.Value[" in go  # no unchecked type assertion of a handle
+    assert "C.CString(__err.Error())" not in go and "C.CString(gopyrt.Message(__err))" in go
     assert "PyComplex_AsCComplex" not in go and "#cgo LDFLAGS" not in go
     script = (gen / "build.py").read_text()
     assert "add_checked_function(mod, 'pyext_Install', retval('char*')" not in script
