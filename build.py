@@ -241,10 +241,11 @@ def cmd_pytest(args):
 
 
 def cmd_gotest(args):
-    # The core must build without cgo; cuda/ loads the driver through cgo (dlopen).
+    # The core must build without cgo (so must pyext/pymsg, the wording of messages);
+    # cuda/ loads the driver through cgo (dlopen).
     nocgo = go_env({"CGO_ENABLED": "0"})
     run(["go", "vet", "./memview/..."], env=nocgo)
-    run(["go", "test", "-count=1", "./memview/..."], env=nocgo)
+    run(["go", "test", "-count=1", "./memview/...", "./pyext/pymsg"], env=nocgo)
     cgo = go_env({"CGO_ENABLED": "1"})
     run(["go", "vet", "./cuda/..."], env=cgo)
     run(["go", "test", "-count=1", "./cuda/..."], env=cgo)
