@@ -216,7 +216,7 @@ func lendSliceOf(a *memview.Array, name string) (gopyh.CGoHandle, error) {
 		return 0, fmt.Errorf("memview: no Go []%s can view memory: %w", name, memview.ErrType)
 	case !a.Device().HostAccessible():
 		return 0, fmt.Errorf("memview: a Go []%s cannot view memory on %s: %w", name, a.Device(), memview.ErrInvalid)
-	case a.DType() != l.dt:
+	case !a.DType().SameLayout(l.dt): // float64 however spelled ("d", "1d", "<d")
 		return 0, fmt.Errorf("memview: Go takes a []%s here, which needs an array of %s, not %s: %w",
 			name, l.dt, a.DType(), memview.ErrType)
 	case !a.CContiguous():
