@@ -10,6 +10,9 @@
 #include "capi.h"
 #include "_cgo_export.h"
 
+/* defined below, with the other conversion of integers */
+int mv_go_int_arg(PyObject *o, int bits, int is_signed, const char *func, const char *arg, void *out);
+
 static MVArray *
 array_arg(PyObject *o)
 {
@@ -28,9 +31,11 @@ core_from_gopy(PyObject *mod, PyObject *args)
 {
     if (mv_check_go() < 0)
         return NULL;
-    long long h;
+    PyObject *handle;
+    int64_t h;
     int writable;
-    if (!PyArg_ParseTuple(args, "Li", &h, &writable))
+    if (!PyArg_ParseTuple(args, "Oi", &handle, &writable) ||
+        mv_go_int_arg(handle, 64, 1, "memview.from_go", "handle", &h) < 0) /* gopy's handles are int64 */
         return NULL;
     mv_meta m;
     mv_err e;
@@ -158,7 +163,7 @@ core_unlend(PyObject *mod, PyObject *arg)
 }
 
 /* The text of Python integer n for a message, as memview's Python side writes
- * it (_dtypes._short): in full, or its first 12 digits and its length. */
+ * it (_dtypes._short): in full, or its first 12 characters and its number of digits. */
 static PyObject *
 short_int(PyObject *n)
 {
@@ -170,16 +175,15 @@ short_int(PyObject *n)
     Py_ssize_t len = PyUnicode_GetLength(s);
     if (len <= 24)
         return s;
+    Py_ssize_t digits = len - (PyUnicode_ReadChar(s, 0) == '-');
     PyObject *head = PyUnicode_Substring(s, 0, 12);
     Py_DECREF(s);
     if (head == NULL)
         return NULL;
-    PyObject *out = PyUnicode_FromFormat("%U... (%zd digits)", head, len);
+    PyObject *out = PyUnicode_FromFormat("%U... (%zd digits)", head, digits);
     Py_DECREF(head);
     return out;
 }
-
-int mv_go_int_arg(PyObject *o, int bits, int is_signed, const char *func, const char *arg, void *out);
 
 /* mv_go_int_arg(o, bits, is_signed, func, arg, out): the value of Python object o
  * for an integer parameter arg of the bound Go function func, stored at out as
