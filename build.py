@@ -299,11 +299,12 @@ def cmd_pytest(args):
 
 
 def cmd_gotest(args):
-    # The core must build without cgo; cuda/ loads the driver through cgo (dlopen),
-    # and its no-cgo twin lets its planners and kernels be tested without cgo too.
+    # The core must build without cgo (so must pyext/pymsg, the wording of messages);
+    # cuda/ loads the driver through cgo (dlopen), and its no-cgo twin lets its
+    # planners and kernels be tested without cgo too.
     nocgo = go_env({"CGO_ENABLED": "0"})
     run(["go", "vet", "./memview/...", "./cuda/..."], env=nocgo)
-    run(["go", "test", "-count=1", "./memview/...", "./cuda/..."], env=nocgo)
+    run(["go", "test", "-count=1", "./memview/...", "./cuda/...", "./pyext/pymsg"], env=nocgo)
     cgo = go_env({"CGO_ENABLED": "1"})
     run(["go", "vet", "./cuda/..."], env=cgo)
     run(["go", "test", "-count=1", "./cuda/..."], env=cgo)

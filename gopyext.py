@@ -153,7 +153,7 @@ def patch(path: Path, edits: list[tuple[str, str]]) -> None:
     path.write_text(text)
 
 
-def patch_re(path: Path, pattern: str, repl: str, what: str, count: int | None = None) -> int:
+def patch_re(path: Path, pattern: str, repl, what: str, count: int | None = None) -> int:
     """Apply a regular-expression edit everywhere it matches (at least once, or
     exactly count times when count is given); fail loudly otherwise."""
     text, n = re.subn(pattern, repl, path.read_text(), flags=re.M)
@@ -191,6 +191,9 @@ def patch_generated_go(path: Path) -> None:
     # memview.ErrType, ...), not RuntimeError for everything.
     patch_re(path, r"C\.PyErr_SetString\(C\.PyExc_RuntimeError, estr\)",
              "C.PyErr_SetString((*C.PyObject)(gopyrt.ExceptionFor(__err)), estr)", "the error exception")
+    # ... with a message as memview's own read: no ": invalid argument" at the end.
+    patch_re(path, r"estr := C\.CString\(__err\.Error\(\)\)", "estr := C.CString(gopyrt.Message(__err))",
+             "the error message")
     # No Go panic aborts the interpreter: every function that releases the GIL
     # defers gopyrt.Recover first, and notes (_saved_thread = nil) when it has
     # the GIL back, so that Recover knows whether to take it.
@@ -212,24 +215,101 @@ def patch_generated_go(path: Path) -> None:
     # the GIL back (a crash); it raises ValueError instead. (memview alone binds
     # no methods.)
     methods = path.read_text().count("(_handle CGoHandle")  # every bound method's signature
-    patch_re(path, r'^(\t+)(vifc, __err := gopyh\.VarFromHandleTry\(.*\)\n\t+if __err != nil \{\n)',
-             r"\1\2\1\tgopyrt.BadHandle(__err)\n", "the method handle check", count=methods)
+    patch_re(path, r'^(\t+)(vifc, __err := gopyh\.VarFromHandleTry\(.*, ("[^"]*")\)\n\t+if __err != nil \{\n)',
+             r"\1\2\1\tgopyrt.BadHandle(__err, \3)\n", "the method handle check", count=methods)
+    # A handle of a Go value of another type (rgbimage.Image(handle=other.handle))
+    # is a ValueError naming both types, not a panic of gopy's type assertion.
+    embeds = path.read_text().count("gopyh.Embed(")
+    if embeds:
+        patch_re(path, r"gopyh\.Embed\((\w+), reflect\.TypeOf\(([\w.]+)\{\}\)\)\.\((\*[\w.]+)\)",
+                 r"gopyrt.Value[\3](\1, reflect.TypeOf(\2{}))", "the handle type assertions", count=embeds)
 
 
-def patch_pybindgen_script(path: Path) -> None:
+def patch_pybindgen_script(path: Path, names: dict) -> None:
     """gopy's pybindgen script: a function that returns a Go error hands C a
     malloc'd string (empty when there is no error) that nothing freed; it is
-    freed as for functions returning a Go string."""
+    freed as for functions returning a Go string. And every integer parameter
+    is converted by memview (check_int_params), not by pybindgen's codes."""
     patch_re(path, r"^add_checked_function\((mod, '[^']+', retval\('char\*'\))",
              r"add_checked_string_function(\1", "the error-returning functions")
+    patch_pybindgen_ints(path, names)
+
+
+def patch_pybindgen_ints(path: Path, names: dict) -> None:
+    """Have a pybindgen script call check_int_params(names) before it adds functions."""
+    here = str(Path(__file__).resolve().parent)
+    setup = ("# memview (gopyext.py): integer parameters range-checked for their Go type\n"
+             f"import sys\nsys.path.insert(0, {here!r})\nimport gopyext\ngopyext.check_int_params({names!r})\n")
+    patch_re(path, r"^from pybindgen import .*\n", lambda m: m.group(0) + setup, "the pybindgen import", count=1)
+
+
+# The C integer types gopy passes Go integers as, with their width and sign:
+# int8..int64 and rune; uint8 (byte)..uint64, uint and uintptr (uint64_t); C
+# int for the indices of gopy's own helpers (Slice_float64_elem, ...).
+INT_PARAMS = {"int8_t": (8, 1), "int16_t": (16, 1), "int32_t": (32, 1), "int": (32, 1), "int64_t": (64, 1),
+              "uint8_t": (8, 0), "uint16_t": (16, 0), "uint32_t": (32, 0), "unsigned int": (32, 0),
+              "uint64_t": (64, 0)}
+
+
+def check_int_params(names: dict) -> None:
+    """Run in gopy's pybindgen script (patch_pybindgen_script): make pybindgen
+    convert each C integer type of INT_PARAMS with pyext's mv_go_int_arg
+    (pyext/gopy.c), which refuses bools and non-integers (TypeError) and values
+    outside the Go type's range (OverflowError), naming the Go function (by
+    its Python name, from names: C name -> "pkg.Type.Method") and the argument.
+    pybindgen's own codes wrap silently: "b", "B", "H", "I" and "K" do not
+    check the range, and its "> 0xff" checks let -1 through as 255."""
+    from pybindgen.typehandlers import base, ctypeparser
+
+    def handler(ctype: str, bits: int, signed: int):
+        parent = base.param_type_matcher.lookup(ctype)[0]
+
+        def convert_python_to_c(self, wrapper):
+            func = names.get(wrapper.function_name, wrapper.function_name)
+            if not re.fullmatch(r"[A-Za-z0-9_.]+", func + self.name):
+                raise BuildError(f"a Go name pybindgen cannot quote: {func}({self.name})")
+            obj = wrapper.declarations.declare_variable("PyObject*", "py_" + self.name, "NULL")
+            value = wrapper.declarations.declare_variable(ctype, self.name, self.default_value)
+            wrapper.parse_params.add_parameter("O", ["&" + obj], self.name, optional=bool(self.default_value))
+            wrapper.before_call.write_error_check(
+                f'{obj} != NULL && mv_go_int_arg({obj}, {bits}, {signed}, "{func}", "{self.name}", &{value}) < 0')
+            wrapper.call_params.append(value)
+
+        # CTYPES empty: pybindgen's metaclass registers nothing; the table entry is replaced below.
+        return type(parent.__name__ + "GoChecked", (parent,),
+                    {"CTYPES": [], "convert_python_to_c": convert_python_to_c})
+
+    for ctype, (bits, signed) in INT_PARAMS.items():
+        cls = handler(ctype, bits, signed)
+        base.param_type_matcher._types[ctypeparser.normalize_type_string(ctype)] = cls
+        if base.param_type_matcher.lookup(ctype)[0] is not cls:
+            raise BuildError(f"pybindgen changed: its handler of {ctype} parameters cannot be replaced; "
+                             "update gopyext.check_int_params")
+
+
+def go_names(signatures: list[dict]) -> dict:
+    """{C name gopy gives a bound function: its Python name}: "rgbimage_Image_SetPixel"
+    is rgbimage.Image.SetPixel, for messages about its arguments."""
+    names = {}
+    for pkg in signatures:
+        n = pkg["name"]
+        names.update({f"{n}_{f['name']}": f"{n}.{f['name']}" for f in pkg["funcs"]})
+        for typ, fns in pkg["methods"].items():
+            names.update({f"{n}_{typ}_{f['name']}": f"{n}.{typ}.{f['name']}" for f in fns})
+    return names
 
 
 def patch_generated_c(path: Path) -> None:
-    """Make pybindgen's C build against the limited API."""
+    """Make pybindgen's C build against the limited API, and declare the
+    integer conversion it calls (check_int_params; defined in pyext/gopy.c)."""
     text = path.read_text()
     path.write_text("#include <stdlib.h>\n" + text)
-    # PyAsyncMethods is not part of the limited API; the typedef is unused by module-only code.
-    patch(path, [("typedef PyAsyncMethods* cmpfunc;", "typedef void* cmpfunc;")])
+    patch(path, [
+        # PyAsyncMethods is not part of the limited API; the typedef is unused by module-only code.
+        ("typedef PyAsyncMethods* cmpfunc;", "typedef void* cmpfunc;"),
+        ("#include <Python.h>\n", "#include <Python.h>\nint mv_go_int_arg(PyObject *o, int bits, int is_signed, "
+                                  "const char *func, const char *arg, void *out);\n"),
+    ])
 
 
 # ---------------------------------------------------------------- bindings table
@@ -326,7 +406,7 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
     # First link: produces the cgo header (pyext_go.h) that pybindgen's C includes.
     run(["go", "build", *tagflag, "-buildmode=c-shared", "-o", f"{MODULE}_go.so", "."], cwd=gen, env=env)
     (gen / f"{MODULE}_go.so").unlink()
-    patch_pybindgen_script(gen / "build.py")
+    patch_pybindgen_script(gen / "build.py", go_names(signatures))
     run([python, "build.py"], cwd=gen, env=env)
     patch_generated_c(gen / f"{MODULE}.c")
     so = f"_{MODULE}.abi3.so"

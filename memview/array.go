@@ -222,8 +222,10 @@ func (a *Array) Released() bool {
 // AsReadOnly returns a read-only view of the same elements.
 func (a *Array) AsReadOnly() (*Array, error) { return a.view(a.Layout(), true) }
 
-// String describes the array's metadata (not its elements).
+// String describes the array's metadata (not its elements), with the shape
+// and strides as Python tuples: errors of bound Go packages that print an
+// array reach Python users.
 func (a *Array) String() string {
-	return fmt.Sprintf("memview.Array(shape=%v, strides=%v, offset=%d, dtype=%s, readonly=%t)",
-		a.layout.Shape, a.layout.Strides, a.layout.Offset, a.dt, a.readonly)
+	return fmt.Sprintf("memview.Array(shape=%s, strides=%s, offset=%d, dtype=%s, readonly=%t)",
+		tuple(a.layout.Shape), tuple(a.layout.Strides), a.layout.Offset, a.dt, a.readonly)
 }

@@ -8,12 +8,12 @@ import "C"
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/memview/memview/cuda"
 	"github.com/memview/memview/memview"
+	"github.com/memview/memview/pyext/pymsg"
 )
 
 // kindOf maps a memview error to the Python exception C raises for it.
@@ -49,25 +49,8 @@ func setErr(e *C.mv_err, err error) C.int {
 		return -1
 	}
 	e.kind = kindOf(err)
-	putString(unsafe.Pointer(&e.msg[0]), len(e.msg), pyMessage(err))
+	putString(unsafe.Pointer(&e.msg[0]), len(e.msg), pymsg.Text(err)) // as Python reads it
 	return -1
-}
-
-// sentinels are the errors Go callers classify memview's errors by; their text
-// ("invalid argument", ...) ends every message for Go's errors.Is, and says
-// nothing a Python user needs: the exception type carries it.
-var sentinels = []error{memview.ErrInvalid, memview.ErrType, memview.ErrIndex, memview.ErrReadOnly,
-	memview.ErrExported, memview.ErrReleased, memview.ErrNoMemory}
-
-// pyMessage is err's message as Python shows it: without the sentinels' text,
-// and with one "memview: " prefix where Go wrapped one context in another
-// ("memview.from_buffer: memview: format ..." reads "memview.from_buffer: format ...").
-func pyMessage(err error) string {
-	s := err.Error()
-	for _, x := range sentinels {
-		s = strings.ReplaceAll(s, ": "+x.Error(), "")
-	}
-	return strings.ReplaceAll(s, ": memview: ", ": ")
 }
 
 // putString copies s into a C char array of size n, NUL-terminated and

@@ -2,10 +2,16 @@
  * gopy.c — memview._core functions for Go packages bound by gopy and built
  * together with memview (gopy_bridge.go has the rules). The facade
  * (memview/_gobind.py) calls them with the integer handles gopy's Python
- * objects carry.
+ * objects carry. And mv_go_int_arg, which the C pybindgen writes for the bound
+ * packages calls for every integer argument (gopyext.py).
  */
+#include <limits.h>
+
 #include "capi.h"
 #include "_cgo_export.h"
+
+/* defined below, with the other conversion of integers */
+int mv_go_int_arg(PyObject *o, int bits, int is_signed, const char *func, const char *arg, void *out);
 
 static MVArray *
 array_arg(PyObject *o)
@@ -25,9 +31,11 @@ core_from_gopy(PyObject *mod, PyObject *args)
 {
     if (mv_check_go() < 0)
         return NULL;
-    long long h;
+    PyObject *handle;
+    int64_t h;
     int writable;
-    if (!PyArg_ParseTuple(args, "Li", &h, &writable))
+    if (!PyArg_ParseTuple(args, "Oi", &handle, &writable) ||
+        mv_go_int_arg(handle, 64, 1, "memview.from_go", "handle", &h) < 0) /* gopy's handles are int64 */
         return NULL;
     mv_meta m;
     mv_err e;
@@ -152,6 +160,97 @@ core_unlend(PyObject *mod, PyObject *arg)
     if (mvgo_unlend(h, &e) != 0)
         return mv_raise(&e);
     Py_RETURN_NONE;
+}
+
+/* The text of Python integer n for a message, as memview's Python side writes
+ * it (_dtypes._short): in full, or its first 12 characters and its number of digits. */
+static PyObject *
+short_int(PyObject *n)
+{
+    PyObject *s = PyObject_Str(n);
+    if (s == NULL) { /* more digits than Python prints (sys.set_int_max_str_digits) */
+        PyErr_Clear();
+        return PyUnicode_FromString("of too many digits to print");
+    }
+    Py_ssize_t len = PyUnicode_GetLength(s);
+    if (len <= 24)
+        return s;
+    Py_ssize_t digits = len - (PyUnicode_ReadChar(s, 0) == '-');
+    PyObject *head = PyUnicode_Substring(s, 0, 12);
+    Py_DECREF(s);
+    if (head == NULL)
+        return NULL;
+    PyObject *out = PyUnicode_FromFormat("%U... (%zd digits)", head, digits);
+    Py_DECREF(head);
+    return out;
+}
+
+/* mv_go_int_arg(o, bits, is_signed, func, arg, out): the value of Python object o
+ * for an integer parameter arg of the bound Go function func, stored at out as
+ * the C type gopy passes (int8_t ... uint64_t: bits 8, 16, 32 or 64, signed or
+ * not). Every integer parameter of every bound Go function, method and gopy
+ * helper is converted here: gopyext.py has the C that pybindgen writes call it
+ * instead of PyArg_ParseTuple's unchecked codes ("b", "B", "H", "I", "K" and the
+ * "> 0xff" checks that let -1 through as 255). An object without __index__, or
+ * a bool, is a TypeError; a value outside the Go type's range is an
+ * OverflowError in NumPy's words ("Python integer 300 out of bounds for uint8"),
+ * and nothing is stored. Returns 0, or -1 with the exception set. */
+int
+mv_go_int_arg(PyObject *o, int bits, int is_signed, const char *func, const char *arg, void *out)
+{
+    if (PyBool_Check(o) || !PyIndex_Check(o)) {
+        PyObject *name = PyType_GetName(Py_TYPE(o));
+        if (name != NULL)
+            PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be an integer, not %R", func, arg, name);
+        Py_XDECREF(name);
+        return -1;
+    }
+    PyObject *n = PyNumber_Index(o);
+    if (n == NULL)
+        return -1;
+    int overflow = 0, ok;
+    long long v = PyLong_AsLongLongAndOverflow(n, &overflow);
+    unsigned long long u = (unsigned long long)v;
+    if (v == -1 && PyErr_Occurred()) {
+        Py_DECREF(n);
+        return -1;
+    }
+    if (is_signed) {
+        long long lo = bits == 64 ? LLONG_MIN : -(1LL << (bits - 1));
+        long long hi = bits == 64 ? LLONG_MAX : (1LL << (bits - 1)) - 1;
+        ok = !overflow && v >= lo && v <= hi;
+    } else if (bits == 64 && overflow > 0) { /* above 2**63 - 1: within uint64? */
+        u = PyLong_AsUnsignedLongLong(n);
+        ok = !(u == (unsigned long long)-1 && PyErr_Occurred());
+        if (!ok)
+            PyErr_Clear();
+    } else {
+        ok = !overflow && v >= 0 && (bits == 64 || v <= (1LL << bits) - 1);
+    }
+    if (!ok) {
+        PyObject *text = short_int(n);
+        if (text != NULL)
+            PyErr_Format(PyExc_OverflowError, "%s() argument '%s': Python integer %U out of bounds for %sint%d",
+                         func, arg, text, is_signed ? "" : "u", bits);
+        Py_XDECREF(text);
+        Py_DECREF(n);
+        return -1;
+    }
+    Py_DECREF(n);
+    switch (bits * (is_signed ? 1 : -1)) {
+    case 8: *(int8_t *)out = (int8_t)v; break;
+    case 16: *(int16_t *)out = (int16_t)v; break;
+    case 32: *(int32_t *)out = (int32_t)v; break;
+    case 64: *(int64_t *)out = (int64_t)v; break;
+    case -8: *(uint8_t *)out = (uint8_t)u; break;
+    case -16: *(uint16_t *)out = (uint16_t)u; break;
+    case -32: *(uint32_t *)out = (uint32_t)u; break;
+    case -64: *(uint64_t *)out = (uint64_t)u; break;
+    default:
+        PyErr_Format(PyExc_SystemError, "memview: no Go integer type of %d bits", bits);
+        return -1;
+    }
+    return 0;
 }
 
 static PyMethodDef gopy_methods[] = {

@@ -9,12 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"unsafe"
 
 	"github.com/go-python/gopy/gopyh"
 	"github.com/memview/memview/cuda"
 	"github.com/memview/memview/memview"
+	"github.com/memview/memview/pyext/pymsg"
 )
 
 // Go packages built together with memview (build.py --with) are bound by gopy,
@@ -43,7 +45,7 @@ func gopyValue(h C.int64_t) (any, error) {
 	v, err := gopyh.VarFromHandleTry(gopyh.CGoHandle(h), "")
 	if err != nil {
 		return nil, fmt.Errorf("memview: gopy handle %d: %v (the Go value is gone, or the handle is not gopy's): %w",
-			int64(h), err, memview.ErrInvalid)
+			int64(h), strings.TrimPrefix(err.Error(), "gopy: "), memview.ErrInvalid)
 	}
 	return v, nil
 }
@@ -98,7 +100,7 @@ func arrayOfGoValue(v any, writable int) (*memview.Array, error) {
 			return nil, fmt.Errorf("memview: a nil or zero *memview.Array has no memory: %w", memview.ErrInvalid)
 		}
 		if writable == 1 && a.ReadOnly() {
-			return nil, fmt.Errorf("memview: the Go array is read-only (%w)", errBuffer)
+			return nil, refused(errors.New("memview: the Go array is read-only, and a writable array was asked for"))
 		}
 		if writable == 0 {
 			return a.AsReadOnly()
@@ -145,7 +147,7 @@ func exportFrom(x memview.Exporter, writable int) (*memview.Array, error) {
 	}
 	a, err := memview.Export(x, req)
 	if err != nil {
-		return nil, fmt.Errorf("%w (%w)", err, errBuffer)
+		return nil, refused(err)
 	}
 	if writable != 0 {
 		return a, nil
@@ -214,12 +216,13 @@ func lendSliceOf(a *memview.Array, name string) (gopyh.CGoHandle, error) {
 		return 0, fmt.Errorf("memview: no Go []%s can view memory: %w", name, memview.ErrType)
 	case !a.Device().HostAccessible():
 		return 0, fmt.Errorf("memview: a Go []%s cannot view memory on %s: %w", name, a.Device(), memview.ErrInvalid)
-	case a.DType() != l.dt:
+	case !a.DType().SameLayout(l.dt): // float64 however spelled ("d", "1d", "<d")
 		return 0, fmt.Errorf("memview: Go takes a []%s here, which needs an array of %s, not %s: %w",
 			name, l.dt, a.DType(), memview.ErrType)
 	case !a.CContiguous():
 		return 0, fmt.Errorf("memview: Go takes a []%s here, which needs a contiguous array "+
-			"(shape %v, strides %v); copy it first: %w", name, a.Shape(), a.Strides(), memview.ErrInvalid)
+			"(shape %s, strides %s); copy it first: %w", name, pymsg.Tuple(a.Shape()), pymsg.Tuple(a.Strides()),
+			memview.ErrInvalid)
 	case a.ReadOnly():
 		return 0, fmt.Errorf("memview: Go takes a []%s here, which Go may write, and the array is read-only: %w",
 			name, memview.ErrReadOnly)
@@ -314,5 +317,15 @@ func mvgo_unlend(h C.int64_t, e *C.mv_err) (rc C.int) {
 	return 0
 }
 
-// errBuffer marks an error reported as BufferError: an exporter refusing a request.
+// errBuffer marks an error reported as BufferError: an exporter refusing a
+// request (refused).
 var errBuffer = errors.New("buffer request refused")
+
+// refused marks err as an exporter's refusal of a request, raised as
+// BufferError with err's own message.
+func refused(err error) error { return refusal{err} }
+
+// refusal is err, classified as errBuffer too, with err's message alone.
+type refusal struct{ error }
+
+func (r refusal) Unwrap() []error { return []error{r.error, errBuffer} }

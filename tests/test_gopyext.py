@@ -91,7 +91,10 @@ def test_edits_fail_loudly_when_gopy_output_changes(tmp_path):
     s = tmp_path / "build.py"
     s.write_text("mod.add_function('x', None, [])\n")
     with pytest.raises(gopyext.BuildError, match="error-returning functions"):
-        gopyext.patch_pybindgen_script(s)
+        gopyext.patch_pybindgen_script(s, {})
+    s.write_text("add_checked_function(mod, 'p_F', retval('char*'), [])\n")
+    with pytest.raises(gopyext.BuildError, match="pybindgen import"):
+        gopyext.patch_pybindgen_script(s, {})
     c = tmp_path / "pyext.c"
     c.write_text("int x;\n")
     with pytest.raises(gopyext.BuildError, match="cmpfunc"):
@@ -106,8 +109,44 @@ def test_built_output_has_every_edit():
     saves = go.count("_saved_thread := C.PyEval_SaveThread()")
     assert saves > 0 and go.count("gopyrt.Recover(recover(), unsafe.Pointer(&_saved_thread))") == saves
     assert "C.PyExc_RuntimeError, estr" not in go and "gopyrt.ExceptionFor(__err)" in go
-    assert go.count("(_handle CGoHandle") == go.count("gopyrt.BadHandle(__err)")
+    assert go.count("(_handle CGoHandle") == go.count("gopyrt.BadHandle(__err, ")
+    assert "gopyh.Embed(" not in go  # no unchecked type assertion of a handle's value
+    assert ("gopyrt.Value[" in go) == ("(_handle CGoHandle" in go)  # (memview alone binds no methods)
+    assert "C.CString(__err.Error())" not in go and "C.CString(gopyrt.Message(__err))" in go
     assert "PyComplex_AsCComplex" not in go and "#cgo LDFLAGS" not in go
     script = (gen / "build.py").read_text()
     assert "add_checked_function(mod, 'pyext_Install', retval('char*')" not in script
     assert "add_checked_string_function(mod, 'pyext_Install', retval('char*')" in script
+    assert "gopyext.check_int_params(" in script
+    c = (gen / "pyext.c").read_text()
+    assert '"Out of range"' not in c  # pybindgen's checks of small ints, which let -1 through
+    assert c.count("mv_go_int_arg(") > 1
+
+
+def test_go_names_are_python_names():
+    sig = [{"name": "rgbimage", "funcs": [{"name": "New"}], "methods": {"Image": [{"name": "SetPixel"}]}}]
+    assert gopyext.go_names(sig) == {"rgbimage_New": "rgbimage.New",
+                                     "rgbimage_Image_SetPixel": "rgbimage.Image.SetPixel"}
+
+
+def test_integer_parameters_are_converted_by_memview(tmp_path):
+    """pybindgen, as the patched script runs it, writes a call of mv_go_int_arg
+    (pyext/gopy.c) for every C integer type gopy passes a Go integer as, with the
+    Go type's width and sign and the function's Python name; no PyArg code of its
+    own that wraps (run in a subprocess: check_int_params changes pybindgen's
+    type table)."""
+    pytest.importorskip("pybindgen")
+    params = ", ".join(f"param({t!r}, 'v{i}')" for i, t in enumerate(gopyext.INT_PARAMS))
+    script = tmp_path / "build.py"
+    script.write_text(
+        "from pybindgen import retval, param, Function, Module, FileCodeSink\n"
+        "mod = Module('_m')\n"
+        f"mod.add_function('pkg_Type_F', None, [{params}])\n"
+        "import sys\nmod.generate(FileCodeSink(sys.stdout))\n")
+    gopyext.patch_pybindgen_ints(script, {"pkg_Type_F": "pkg.Type.F"})
+    import subprocess
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True).stdout
+    for i, (ctype, (bits, signed)) in enumerate(gopyext.INT_PARAMS.items()):
+        assert f'mv_go_int_arg(py_v{i}, {bits}, {signed}, "pkg.Type.F", "v{i}", &v{i})' in out, ctype
+    parse = next(line for line in out.splitlines() if "PyArg_ParseTupleAndKeywords" in line)
+    assert '"' + "O" * len(gopyext.INT_PARAMS) + '"' in parse

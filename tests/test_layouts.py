@@ -167,10 +167,42 @@ def test_issue_assignments():
     del v
 
 
-def test_sum_and_scale_read_any_spelling_of_a_number():
+@pytest.mark.skipif("sigproc" not in mv.go_packages(),
+                    reason="examples/sigproc is not built in (python3 build.py test builds it with memview)")
+def test_go_functions_read_any_spelling_of_a_number():
+    import sigproc
     a = mv.full(3, 2.0, "1d")
-    mv.scale_in_go(a, 3)
-    assert mv.sum_in_go(a) == 18.0
+    sigproc.Scale(a, 3)  # a *memview.Array: memview.NewView[float64]
+    assert sigproc.Sum(a) == 18.0  # a []float64: lent when the layout is float64's, however spelled
+    assert sigproc.Mean(mv.full(2, 4.0, "<d")) == 4.0
+    sigproc.Tap(mv.zeros(2, "d "))
+    sigproc.Emit(1.5)
+    assert sigproc.Tapped() == 1.5
+    sigproc.Untap()
+
+
+@pytest.mark.skipif("gopkg" not in mv.go_packages(), reason="tests/gopkg is built in by python3 build.py test")
+@pytest.mark.parametrize("fn, spelling", [("IncInt32s", "=i"), ("IncUint32s", "=I"), ("IncInt64s", "<q"),
+                                          ("IncInt16s", "=h"), ("IncUint8s", "B"), ("IncBools", "?"),
+                                          ("IncFloat32s", "1f"), ("IncComplex128s", "Zd")])
+def test_go_slices_take_any_spelling_of_their_type(fn, spelling):
+    import gopkg
+    a = mv.zeros(3, spelling)
+    getattr(gopkg, fn)(a)  # Go's []T over the array's memory
+    want = [True] * 3 if spelling == "?" else [1] * 3
+    assert a.tolist() == want
+
+
+@pytest.mark.skipif("gopkg" not in mv.go_packages(), reason="tests/gopkg is built in by python3 build.py test")
+@pytest.mark.parametrize("fn, spelling", [("IncUint32s", ">L "), ("IncInt64s", ">q"), ("IncUint8s", "c"),
+                                          ("IncInt32s", "=I"), ("IncFloat64s", "T{d:x:}")])
+def test_go_slices_refuse_other_layouts(fn, spelling):
+    import gopkg
+    a = mv.zeros(3, spelling)
+    before = a.tobytes()
+    with pytest.raises(TypeError, match=rf"gopkg\.{fn}\(\) argument 'x': Go takes a \[\]\w+ here, which needs an array of"):
+        getattr(gopkg, fn)(a)
+    assert a.tobytes() == before
 
 
 @pytest.mark.parametrize("spelling", ["<l", ">l", "=l", "!l", "<L", ">L", "=L", "!L"])

@@ -5,7 +5,14 @@ released array (ValueError), never as a crash.
 The C array type memview._core.ArrayBase refuses construction (tp_new), so
 object.__new__ and subclasses refuse too. To test the zero state anyway, the
 tests make zeroed objects the way C would, with PyType_GenericAlloc through
-ctypes, and try every getter and slot on them.
+ctypes, and try every getter and slot on them, and every way such an array
+reaches Go (memview._core's lending functions, and the bound Go functions of
+sigproc and tests/gopkg where they are built in).
+
+gopy's Python objects of Go values are made wrong as easily: a bare __new__,
+the zero Go value gopy's constructor makes, a forged handle, the handle of a
+value of another Go type. Each refuses with an exception, or behaves as the
+zero Go value does, never a crash.
 """
 import ctypes
 import gc
@@ -132,11 +139,9 @@ def _consumers(a):
     yield "_core.copyto dst", lambda: _core.copyto(a, live)
     yield "_core.copyto src", lambda: _core.copyto(live, a)
     yield "_core.fill", lambda: _core.fill(a, b"\0" * 8)
-    yield "_core.go_scale", lambda: _core.go_scale(a, 2.0)
-    yield "_core.go_sum", lambda: _core.go_sum(a)
+    yield "_core.lend_slice", lambda: _core.lend_slice(a, "float64")  # a Go []float64 over a
+    yield "_core.lend_array", lambda: _core.lend_array(a)  # a Go *memview.Array viewing a
     yield "mv.item_desc", lambda: mv.item_desc(a)
-    yield "mv.scale_in_go", lambda: mv.scale_in_go(a, 2.0)
-    yield "mv.sum_in_go", lambda: mv.sum_in_go(a)
     yield "assign into live", lambda: live.__setitem__(slice(None), a)
     yield "from_buffer", lambda: mv.from_buffer(a)
 
@@ -148,6 +153,29 @@ def test_slots_and_core_functions_refuse(state):
         with pytest.raises(ValueError, match="released"):
             call()
     _core.release(a)  # releasing a released array is harmless, as for memoryview
+
+
+def _go_consumers(a):
+    """Bound Go functions given a: a []float64 parameter, a *memview.Array one."""
+    import sigproc
+    yield "sigproc.Sum ([]float64)", lambda: sigproc.Sum(a)
+    yield "sigproc.Scale (*memview.Array)", lambda: sigproc.Scale(a, 2.0)
+    yield "sigproc.Mean (*memview.Array)", lambda: sigproc.Mean(a)
+    yield "sigproc.Sum by keyword", lambda: sigproc.Sum(x=a)
+    if "gopkg" in mv.go_packages():
+        import gopkg
+        yield "gopkg.Dot (second argument)", lambda: gopkg.Dot(np.zeros(0), a)
+        yield "gopkg.Acc.AddArray (a method)", lambda: gopkg.NewAcc().AddArray(a)
+
+
+@pytest.mark.skipif("sigproc" not in mv.go_packages(),
+                    reason="examples/sigproc is not built in (python3 build.py test builds it with memview)")
+@pytest.mark.parametrize("state", list(STATES))
+def test_bound_go_functions_refuse(state):
+    a = STATES[state]()
+    for name, call in _go_consumers(a):
+        with pytest.raises(ValueError, match="released"):
+            call()
 
 
 ARRAY_METHODS = {
@@ -214,12 +242,67 @@ def test_bare_stream_refuses():
             call()
 
 
-def test_bare_rgb_image_refuses():
-    im = mv.examples.RGBImage.__new__(mv.examples.RGBImage)
-    for call in (lambda: im.pixels(), lambda: im.invert(), lambda: im.set_pixel(0, 0, (1, 2, 3)),
-                 lambda: im.close(), lambda: im.exporter_id):
-        with pytest.raises(AttributeError):
+needs_rgbimage = pytest.mark.skipif("rgbimage" not in mv.go_packages(),
+                                    reason="examples/rgbimage is not built in (python3 build.py test builds it)")
+
+
+@needs_rgbimage
+def test_bare_gopy_object_refuses():
+    import rgbimage
+    im = rgbimage.Image.__new__(rgbimage.Image)  # no handle at all
+    for call in (lambda: im.Invert(), lambda: im.SetPixel(0, 0, 1, 2, 3), lambda: im.Width(),
+                 lambda: mv.asarray(im), lambda: mv.from_go(im)):
+        with pytest.raises(AttributeError, match="handle"):
             call()
+    im.handle = 0  # gopy's __del__ gives the handle back: the nil handle is nothing to give
+
+
+@needs_rgbimage
+def test_zero_go_value_behaves_as_in_go():
+    import rgbimage
+    import sigproc
+    im = rgbimage.Image()  # gopy's constructor: the zero Image, no pixels
+    a = mv.asarray(im)
+    assert a.shape == (0, 0, 3) and a.tolist() == []
+    im.Invert()
+    with pytest.raises(IndexError, match=r"^rgbimage: pixel \(0, 0\) outside the 0x0 image$"):
+        im.SetPixel(0, 0, 1, 2, 3)
+    s = sigproc.Signal()
+    assert mv.asarray(s).shape == (0,) and s.Total() == 0.0 and s.Len() == 0
+    del a
+
+
+@needs_rgbimage
+def test_forged_and_stale_handles_refuse():
+    import rgbimage
+    import sigproc
+    stale = rgbimage.New(2, 2).handle  # the object, and gopy's handle, are gone at once
+    for h in (stale, 10**12, 0, -3):
+        im = rgbimage.Image(handle=h)
+        for call in (im.Invert, im.Width, lambda: im.SetPixel(0, 0, 1, 2, 3)):
+            with pytest.raises(ValueError, match=r"the Go \*rgbimage\.Image of this method call is gone"):
+                call()
+        with pytest.raises(ValueError, match=f"gopy handle {h}"):
+            mv.asarray(im)
+    sig = sigproc.NewSignal(3)
+    other = rgbimage.Image(handle=sig.handle)  # a handle of a Go value of another type
+    with pytest.raises(ValueError, match=r"a \*rgbimage\.Image is needed here, and the gopy object holds a "
+                                         r"\*sigproc\.Signal"):
+        other.Invert()
+    assert mv.asarray(other).shape == (3,)  # what the handle holds lends its memory, as it is
+    del other
+    assert sig.Total() == 0.0  # the real owner of the handle is untouched
+
+
+def test_gopy_handles_out_of_range_refuse():
+    from memview._ext import go
+    g = go.GoClass()
+    for bad, exc in ((2**63, OverflowError), (-2**63 - 1, OverflowError), (True, TypeError), (1.0, TypeError)):
+        g.handle = bad
+        with pytest.raises(exc, match=r"memview\.from_go\(\) argument 'handle'"):
+            mv.from_go(g)
+        with pytest.raises(exc):
+            mv.asarray(g)
 
 
 def test_pool_has_no_state():

@@ -19,10 +19,20 @@ type Image struct {
 
 var _ memview.Exporter = (*Image)(nil)
 
+// MaxPixels is the most pixels New makes an image of. The pixels are Go heap
+// memory, and Go's runtime ends the process when it cannot allocate (no
+// recover catches that), so New refuses a size no image needs, rather than
+// letting a mistyped one end the Python interpreter.
+const MaxPixels = 1 << 30
+
 // New returns a black image.
 func New(width, height int) (*Image, error) {
 	if width < 0 || height < 0 {
 		return nil, fmt.Errorf("rgbimage: negative size %dx%d: %w", width, height, memview.ErrInvalid)
+	}
+	if height > 0 && width > MaxPixels/height { // also where width*height*3 would overflow
+		return nil, fmt.Errorf("rgbimage: an image of %dx%d pixels is too big (more than %d pixels): %w",
+			width, height, MaxPixels, memview.ErrInvalid)
 	}
 	return &Image{width: width, height: height, pix: make([]uint8, width*height*3)}, nil
 }

@@ -15,10 +15,19 @@ type Signal struct {
 
 var _ memview.Exporter = (*Signal)(nil)
 
+// MaxSamples is the most samples NewSignal makes a signal of. The samples are
+// Go heap memory, and Go's runtime ends the process when it cannot allocate,
+// so a length no signal needs is refused.
+const MaxSamples = 1 << 30
+
 // NewSignal returns a signal of n zero samples.
 func NewSignal(n int) (*Signal, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("sigproc.NewSignal: negative length %d: %w", n, memview.ErrInvalid)
+	}
+	if n > MaxSamples {
+		return nil, fmt.Errorf("sigproc.NewSignal: %d samples are too many (at most %d): %w", n, MaxSamples,
+			memview.ErrInvalid)
 	}
 	return &Signal{samples: make([]float64, n)}, nil
 }

@@ -21,7 +21,7 @@ var tap struct {
 // Tap keeps out (a 1-D float64 array, from NumPy or memview) as the buffer
 // Emit writes to, replacing and releasing any earlier one.
 func Tap(out *memview.Array) error {
-	if out.NDim() != 1 || out.DType() != memview.Float64 {
+	if out.NDim() != 1 || !out.DType().SameLayout(memview.Float64) {
 		return fmt.Errorf("sigproc.Tap: a 1-D float64 array is needed, not %v: %w", out, memview.ErrType)
 	}
 	own, err := out.Index() // Go's own reference: the memory stays after the call

@@ -1,9 +1,11 @@
 // Package gopyrt is what the Go code gopy generates for a memview extension
-// calls at run time. build.py patches two calls into every function gopy
+// calls at run time. build.py patches three calls into every function gopy
 // generates: Recover, deferred, so that a panic in a bound Go package raises
-// a Python exception instead of aborting the interpreter; and ExceptionFor,
-// so that a Go error becomes an exception of the right type instead of
-// gopy's RuntimeError for everything.
+// a Python exception instead of aborting the interpreter; ExceptionFor, so
+// that a Go error becomes an exception of the right type instead of gopy's
+// RuntimeError for everything; and Message, so that its message reads as
+// memview's own do (no ": invalid argument" at the end). And Value, where
+// gopy's code reads a Go value from a handle with an unchecked type assertion.
 //
 // It is not bound by gopy itself; only generated code imports it.
 package gopyrt
@@ -47,10 +49,14 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"unsafe"
+
+	"github.com/go-python/gopy/gopyh"
 
 	"github.com/memview/memview/cuda"
 	"github.com/memview/memview/memview"
+	"github.com/memview/memview/pyext/pymsg"
 )
 
 // Exception kinds, as pyext's bridge.h numbers them.
@@ -94,6 +100,11 @@ func ExceptionFor(err error) unsafe.Pointer {
 	return unsafe.Pointer(C.exception(C.int(kind(err))))
 }
 
+// Message is err's message as the Python exception carries it: without the
+// text of the memview sentinel it wraps (pymsg.Text), as for memview's own
+// errors.
+func Message(err error) string { return pymsg.Text(err) }
+
 // Recover is deferred first in every function gopy generates, as
 //
 //	defer func() { gopyrt.Recover(recover(), unsafe.Pointer(&_saved_thread)) }()
@@ -116,22 +127,42 @@ func Recover(r any, savedThread unsafe.Pointer) {
 	}
 	k, text := kindRuntime, fmt.Sprintf("Go panic: %v", r)
 	if err, ok := r.(error); ok {
-		k = kind(err)
+		k, text = kind(err), "Go panic: "+Message(err)
 	}
 	if err, ok := r.(badHandle); ok {
-		text = err.Error()
+		text = Message(err)
 	}
 	msg := C.CString(text)
 	defer C.free(unsafe.Pointer(msg))
 	C.raise(C.int(k), msg)
 }
 
-// BadHandle panics with an error wrapping memview.ErrInvalid: a method of a
-// bound Go type was called on a handle gopy does not know (forged, or of an
-// object already gone). Recover turns it into a ValueError.
-func BadHandle(err error) {
-	panic(badHandle{fmt.Errorf("%w: the Go object of this method call is gone or was never made (%w)",
-		err, memview.ErrInvalid)})
+// BadHandle panics with an error wrapping memview.ErrInvalid: a method of the
+// bound Go type typ was called on a handle gopy does not know (forged, or of
+// an object already gone). Recover turns it into a ValueError.
+func BadHandle(err error, typ string) {
+	panic(badHandle{fmt.Errorf("the Go %s of this method call is gone or was never made (%v): %w",
+		typ, err, memview.ErrInvalid)})
+}
+
+// Value is the Go value v that gopy's table holds for a handle, as the T (a
+// pointer to struct t) a bound method's receiver or a parameter needs: v
+// itself, or the t it embeds (gopy's Embed). gopy's own code asserts the type
+// and panics when it is wrong, as for a gopy object made with the handle of
+// another Go value (rgbimage.Image(handle=other.handle)); Value panics with
+// an error Recover raises as ValueError, naming both types.
+func Value[T any](v any, t reflect.Type) T {
+	if r, ok := v.(T); ok {
+		return r
+	}
+	if reflect.Indirect(reflect.ValueOf(v)).Kind() == reflect.Struct { // Embed reads struct fields only
+		if r, ok := gopyh.Embed(v, t).(T); ok {
+			return r
+		}
+	}
+	var want T
+	panic(badHandle{fmt.Errorf("a %T is needed here, and the gopy object holds a %T "+
+		"(made with the handle of another Go value): %w", want, v, memview.ErrInvalid)})
 }
 
 // badHandle is the panic value of BadHandle: an error, reported without the

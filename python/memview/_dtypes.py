@@ -58,9 +58,13 @@ def convert(dtype: str, value):
 
 
 def _short(n) -> str:
-    """An int for a message: in full, or its first digits and length."""
-    s = str(n)
-    return s if len(s) <= 24 else f"{s[:12]}... ({len(s)} digits)"
+    """An int for a message: in full, or its first digits and length (as
+    pyext/gopy.c writes it for the arguments of bound Go functions)."""
+    try:
+        s = str(n)
+    except ValueError:  # more digits than Python prints (sys.set_int_max_str_digits)
+        return "of too many digits to print"
+    return s if len(s) <= 24 else f"{s[:12]}... ({len(s.lstrip('-'))} digits)"
 
 
 def saturate(x: float) -> float:

@@ -96,7 +96,8 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
                         elif name in kwargs:
                             kwargs[name] = _lend(kwargs[name], kind, lent)
                     except (TypeError, ValueError, BufferError) as e:
-                        raise type(e)(f"{qualname}() argument {name!r}: {e}") from None
+                        why = str(e).removeprefix("memview: ")  # one context: the function's
+                        raise type(e)(f"{qualname}() argument {name!r}: {why}") from None
             result = fn(*args, **kwargs)
         finally:
             for h in lent:
