@@ -1,7 +1,8 @@
 """Runs tests/fake_cuda/check_*.py against a fake libcuda.so.1 built from
 tests/fake_cuda/fake_cuda.c: memview's CUDA code paths (allocators, contexts,
 streams, events, kernels, strided copies and fills, the pending-work state of
-device memory) exercised in CI without a GPU. The fake is not CUDA;
+device memory, fork and the GIL around the driver, buffers and pools across
+devices) exercised in CI without a GPU. The fake is not CUDA;
 tests/test_gpu.py is the real check, on a GPU machine."""
 import os
 import shutil
@@ -31,7 +32,8 @@ def test_cuda_paths_against_the_fake_driver(tmp_path):
                MEMVIEW_FAKE_CUDA=str(lib), PYTHONPATH=path)
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                         str(HERE / "check_fake_driver.py"), str(HERE / "check_device_state.py"),
-                        str(HERE / "check_fork.py"), str(HERE / "check_gil.py")],
-                       env=env, capture_output=True, text=True, cwd=Path(__file__).parent)
+                        str(HERE / "check_fork.py"), str(HERE / "check_gil.py"),
+                        str(HERE / "check_memory_devices.py")],
+                       env=env, capture_output=True, text=True, cwd=Path(__file__).parent, timeout=900)
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-2000:]
     assert " passed" in r.stdout and "failed" not in r.stdout, r.stdout[-2000:]

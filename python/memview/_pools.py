@@ -73,7 +73,9 @@ class Pool:
                 pass  # at interpreter exit, when the module is already torn down
 
     def _stats(self):
-        return _core.pool_stats(self._id)
+        # A Pool made without __init__ (Pool.__new__) names no pool of its own:
+        # id 0, the default pool.
+        return _core.pool_stats(getattr(self, "_id", 0))
 
     @property
     def bytes_allocated(self) -> int:
@@ -193,7 +195,7 @@ class CheckedPool(Pool):
 
     def leaks(self) -> list:
         """One report per live allocation: size, address, Go call site, Python traceback."""
-        return json.loads(_core.pool_leaks(self._id))
+        return json.loads(_core.pool_leaks(getattr(self, "_id", 0)))
 
     def assert_empty(self) -> None:
         """Raise AssertionError, with every leak's origin, unless all memory came back."""
@@ -219,7 +221,7 @@ def set_default_pool(pool: Pool) -> Pool:
         raise TypeError(f"memview.set_default_pool: a memview.Pool is required, not {type(pool).__name__!r}")
     if pool.device != "cpu":
         raise ValueError(f"memview.set_default_pool: the default pool must be host memory, not {pool.device}")
-    _core.pool_default(pool._id)
+    _core.pool_default(getattr(pool, "_id", 0))
     old, _default = _default, pool
     return old
 
@@ -240,4 +242,4 @@ def pool_id(pool, who: str) -> int:
         return 0
     if not isinstance(pool, Pool):
         raise TypeError(f"{who}: pool must be a memview.Pool or None, not {type(pool).__name__!r}")
-    return pool._id
+    return getattr(pool, "_id", 0)
