@@ -1,4 +1,4 @@
-"""A forked child never hangs and never crashes.
+"""A forked child works: no hang, no crash (see the README for the one rare exception).
 
 fork() keeps only the calling thread; Go's other threads are gone in the child. memview
 brackets every fork (pthread_atfork): it waits for its Go work in other threads, keeps
