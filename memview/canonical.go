@@ -219,6 +219,13 @@ func (d DType) SameLayout(o DType) bool {
 	return d == o || d.Canonical() == o.Canonical()
 }
 
+// Basic returns the basic DType with d's layout (d itself for a basic DType;
+// Float64 for a format type spelled "<d" or "1d"), and whether there is one.
+func (d DType) Basic() (DType, bool) {
+	b := d.basicOf()
+	return b, b.IsBasic()
+}
+
 // basicOf returns the basic DType with d's layout, or d itself: a format type
 // spelled "1d" or "=d" reads and writes as Float64.
 func (d DType) basicOf() DType {

@@ -1,6 +1,7 @@
 package memview
 
 import (
+	"cmp"
 	"errors"
 	"testing"
 )
@@ -180,8 +181,18 @@ func TestDTypeFromFormat(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := DTypeFromFormat(tc.in)
 			wantErr(t, err, tc.err)
-			if got != tc.want {
-				t.Fatalf("DTypeFromFormat(%q) = %v, want %v", tc.in, got, tc.want)
+			if tc.err != nil {
+				if got != tc.want {
+					t.Fatalf("DTypeFromFormat(%q) = %v, want %v", tc.in, got, tc.want)
+				}
+				return
+			}
+			if !got.SameLayout(tc.want) || got.Name() != tc.want.Name() {
+				t.Fatalf("DTypeFromFormat(%q) = %v, want the layout of %v", tc.in, got, tc.want)
+			}
+			// The exporter's spelling is kept; a basic type's own format gives the basic type.
+			if want := cmp.Or(tc.in, "B"); got.Format() != want || got.IsBasic() != (got.Format() == tc.want.Format()) {
+				t.Fatalf("DTypeFromFormat(%q).Format() = %q (basic %v), want %q", tc.in, got.Format(), got.IsBasic(), want)
 			}
 			if err != nil && !errors.Is(err, ErrType) {
 				t.Fatalf("error %v does not wrap ErrType", err)

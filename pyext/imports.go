@@ -158,10 +158,14 @@ func adopt(who string, dt memview.DType, shape, strides []int, lo int, readonly 
 }
 
 // alignment is the address alignment an element of dt needs: a basic type's
-// natural alignment; for a format type, the alignment its format asks for
-// (native '@' items and records align their fields; standard-size items, as in
-// "<d" or ">i", need none, as in the struct module).
+// natural alignment, however the exporter spells it ("=d", "q"); for another
+// format type, the alignment its format asks for (native '@' items and
+// records align their fields; standard-size items, as in ">i", need none, as
+// in the struct module).
 func alignment(dt memview.DType) int {
+	if b, ok := dt.Basic(); ok { // "=d" or "q" as an exporter spells a basic type
+		dt = b
+	}
 	if !dt.IsBasic() {
 		return max(1, dt.Item().Align)
 	}
