@@ -106,6 +106,9 @@ func (w *canonWriter) field(f *Field) {
 		if code == "s" || code == "p" || code == "x" {
 			w.b.WriteString(strconv.Itoa(size))
 		}
+		if code == "w" {
+			w.b.WriteString(strconv.Itoa(size / 4))
+		}
 		w.b.WriteString(code)
 	}
 	if f.Name != "" {
@@ -128,7 +131,7 @@ func canonLeaf(f *Field) (code string, size int, dims []int) {
 		return "s", 1, dims
 	case f.Code == "x":
 		return "x", size, dims
-	case k == 's' || k == 'p' || k == '?':
+	case k == 's' || k == 'p' || k == '?' || k == 'w':
 		return f.Code, size, dims
 	default:
 		return numberCode(fieldKind(f.Code), size), size, dims

@@ -180,6 +180,11 @@ func ParseDType(s string) (DType, error) {
 		return formatDType(body[1:] + "s") // NumPy's bytes typestr "|S5": the format "5s"
 	}
 	if !ok {
+		if f, isExt := numpyExtension(body, swapped); isExt {
+			return formatDType(f)
+		}
+	}
+	if !ok {
 		if s == "" {
 			return DType{}, fmt.Errorf("memview: data type \"\" not understood: %w", ErrType)
 		}
@@ -193,6 +198,31 @@ func ParseDType(s string) (DType, error) {
 		return formatDType(">" + standardCode(d.Kind(), d.Itemsize()))
 	}
 	return d, nil
+}
+
+// numpyExtension returns the format of a NumPy type that only a format type
+// describes: str "U3" ("3w"), void "V4" ("4x"), long double "f16", "g",
+// "longdouble" or "float128" ("g") and its complex ("Zg"); big-endian when
+// swapped.
+func numpyExtension(body string, swapped bool) (string, bool) {
+	order := "<"
+	if swapped {
+		order = ">"
+	}
+	switch body {
+	case "f16", "g", "longdouble", "float128":
+		return order + "g", true
+	case "c32", "G", "clongdouble", "complex256":
+		return order + "Zg", true
+	}
+	if len(body) > 1 && (body[0] == 'U' || body[0] == 'V') && body[1] != '0' &&
+		strings.TrimLeft(body[1:], "0123456789") == "" {
+		if body[0] == 'U' {
+			return order + body[1:] + "w", true
+		}
+		return body[1:] + "x", true
+	}
+	return "", false
 }
 
 // numpyName names the integer of size bytes, signed for code 'l', unsigned

@@ -63,6 +63,9 @@ func formatDType(format string) (DType, error) {
 		case code == "s":
 			ft.kind, ft.typestr = 'S', "|S"+strconv.Itoa(size)
 			ft.name = ft.typestr
+		case code == "w":
+			ft.kind, ft.typestr = 'U', string(orderChar(f.Order))+"U"+strconv.Itoa(size/4)
+			ft.name = ft.typestr
 		case k != 0:
 			ft.kind, ft.typestr = k, string(order)+string(k)+strconv.Itoa(size)
 			ft.name = ft.typestr
@@ -98,9 +101,9 @@ func standardCode(kind byte, size int) string {
 	case 'u':
 		return map[int]string{1: "B", 2: "H", 4: "I", 8: "Q"}[size]
 	case 'f':
-		return map[int]string{2: "e", 4: "f", 8: "d"}[size]
+		return map[int]string{2: "e", 4: "f", 8: "d", 16: "g"}[size]
 	case 'c':
-		return map[int]string{8: "Zf", 16: "Zd"}[size]
+		return map[int]string{8: "Zf", 16: "Zd", 32: "Zg"}[size]
 	}
 	return ""
 }

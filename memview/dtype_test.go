@@ -79,7 +79,7 @@ func TestParseDType(t *testing.T) {
 		{"typestr =i4", "=i4", Int32, nil},
 		{"typestr |b1", "|b1", Bool, nil},
 		{"one byte big endian", ">u1", Uint8, nil},
-		{"unknown name", "float128", DType{}, ErrType},
+		{"unknown name", "float96", DType{}, ErrType},
 		{"unknown size", "f3", DType{}, ErrType},
 		{"object", "O", DType{}, ErrType},
 		{"empty", "", DType{}, ErrType},
@@ -175,7 +175,7 @@ func TestDTypeFromFormat(t *testing.T) {
 		{"d", "d", Float64, nil},
 		{"Zf", "Zf", Complex64, nil},
 		{"Zd", "<Zd", Complex128, nil},
-		{"long double", "g", DType{}, ErrType},
+		{"Python objects", "O", DType{}, ErrType},
 		{"bare prefix", "<", DType{}, ErrType},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -198,5 +198,31 @@ func TestDTypeFromFormat(t *testing.T) {
 				t.Fatalf("error %v does not wrap ErrType", err)
 			}
 		})
+	}
+}
+
+func TestNumPyExtensionDTypes(t *testing.T) {
+	for _, tc := range []struct{ in, name, typestr, canonical string }{
+		{"<U3", "<U3", "<U3", "<3w"},
+		{">U2", ">U2", ">U2", ">2w"},
+		{"3w", "<U3", "<U3", "<3w"},
+		{"|V4", "<T{4x}", "|V4", "<T{4x}"},
+		{"g", "<f16", "<f16", "<g"},
+		{"longdouble", "<f16", "<f16", "<g"},
+		{"Zg", "<c32", "<c32", "<Zg"},
+		{">c32", ">c32", ">c32", ">Zg"},
+		{"^d", "float64", "<f8", "<d"},
+	} {
+		d, err := ParseDTypeOrFormat(tc.in)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.in, err)
+		}
+		if d.Name() != tc.name || d.Typestr() != tc.typestr || d.Canonical() != tc.canonical {
+			t.Errorf("%q: name %q typestr %q canonical %q, want %q %q %q", tc.in, d.Name(), d.Typestr(),
+				d.Canonical(), tc.name, tc.typestr, tc.canonical)
+		}
+		if back, err := ParseDType(d.Name()); err != nil || !back.SameLayout(d) {
+			t.Errorf("%q: name %q reads back as %v, %v", tc.in, d.Name(), back, err)
+		}
 	}
 }

@@ -40,4 +40,14 @@ var formatCodes = map[string]formatCode{
 	"e": {2, 2, 2}, "f": {4, 4, 4}, "d": {8, 8, eightAlign},
 	"Ze": {4, 4, 2}, "Zf": {8, 8, 4}, "Zd": {16, 16, eightAlign},
 	"s": {1, 1, 1}, "p": {1, 1, 1}, "x": {1, 1, 1},
+	// NumPy's extensions: x86-64 long double (80-bit extended in 16 bytes) and
+	// its complex, and UCS-4 characters ("3w" is NumPy's "<U3").
+	"g": {16, 16, 16}, "Zg": {32, 32, 16}, "w": {4, 4, 4},
+}
+
+// refusedCodes are codes of PEP 3118 that name what no shared memory can
+// hold, with the reason ParseFormat gives.
+var refusedCodes = map[string]string{
+	"O": "Python object references ('O') are not plain data: they need reference counting that shared memory cannot do",
+	"&": "pointers ('&') point outside the buffer: memview shares plain data only",
 }

@@ -49,7 +49,7 @@ import (
 // Every error wraps ErrInvalid and says at which byte the format went wrong.
 // The empty format is valid: an item of size 0.
 func ParseFormat(s string) (*ItemDesc, error) {
-	p := &formatParser{s: s, mode: fmtMode{Native, true}}
+	p := &formatParser{s: s, mode: fmtMode{Native, true, false}}
 	d, _, err := p.items(false)
 	if err != nil {
 		return nil, err
@@ -80,13 +80,15 @@ func isFormatSpace(c byte) bool {
 func (p *formatParser) setMode(c byte) bool {
 	switch c {
 	case '@':
-		p.mode = fmtMode{Native, true}
+		p.mode = fmtMode{Native, true, false}
+	case '^':
+		p.mode = fmtMode{Native, true, true}
 	case '=':
-		p.mode = fmtMode{Native, false}
+		p.mode = fmtMode{Native, false, false}
 	case '<':
-		p.mode = fmtMode{Little, false}
+		p.mode = fmtMode{Little, false, false}
 	case '>', '!':
-		p.mode = fmtMode{Big, false}
+		p.mode = fmtMode{Big, false, false}
 	default:
 		return false
 	}
@@ -136,7 +138,7 @@ func (p *formatParser) items(inRecord bool) (*ItemDesc, itemCost, error) {
 		if err != nil {
 			return nil, itemCost{}, err
 		}
-		if p.mode.native {
+		if p.mode.native && !p.mode.packed {
 			var ok bool
 			if off, ok = alignUp(off, align); !ok {
 				return nil, itemCost{}, p.errorf(p.pos, "item size overflows")
@@ -169,7 +171,7 @@ func (p *formatParser) items(inRecord bool) (*ItemDesc, itemCost, error) {
 		cost.free = satAdd(cost.free, ic.free)
 		d.Fields = append(d.Fields, f)
 	}
-	if inRecord && p.mode.native {
+	if inRecord && p.mode.native && !p.mode.packed {
 		var ok bool
 		if off, ok = alignUp(off, d.Align); !ok {
 			return nil, itemCost{}, p.errorf(p.pos, "item size overflows")
@@ -206,16 +208,21 @@ func (p *formatParser) item() (f Field, isField bool, align int, cost itemCost, 
 		return f, false, 0, cost, err
 	}
 	m := p.mode // for a record, the prefix in force at its '}'
-	f = Field{Code: code, Order: m.order, NativeSize: m.native, Repeat: 1, Record: rec}
+	f = Field{Code: code, Order: m.order, NativeSize: m.native, Packed: m.packed, Repeat: 1, Record: rec}
 	if f.Size, align, err = p.codeSize(code, codeAt, rec); err != nil {
 		return f, false, 0, cost, err
 	}
 	if f.Name, err = p.name(); err != nil {
 		return f, false, 0, cost, err
 	}
-	isString := code == "s" || code == "p" || code == "x"
+	isString := code == "s" || code == "p" || code == "x" || code == "w"
 	dims := shape
 	switch {
+	case code == "w": // a count of UCS-4 characters
+		var ok bool
+		if f.Size, ok = mulInt(count, 4); !ok {
+			return f, false, 0, cost, p.errorf(start, "count too large")
+		}
 	case isString:
 		f.Size = count
 	case hasCount && count != 1 && (shape != nil || count == 0 && f.Name != ""):
@@ -315,6 +322,9 @@ func (p *formatParser) codeSize(code string, codeAt int, rec *ItemDesc) (size, a
 
 // unknownCode returns the error for a code ParseFormat does not read.
 func (p *formatParser) unknownCode(code string, codeAt int) error {
+	if why, ok := refusedCodes[code]; ok {
+		return p.errorf(codeAt, "format code %q refused: %s", code, why)
+	}
 	return p.errorf(codeAt, "unknown format code %q", code)
 }
 

@@ -51,7 +51,8 @@ type Field struct {
 	Name       string    // the ":name:" after the code; "" if none
 	Code       string    // "?", "c", "b" ... "d", "Zf", "Zd", "Ze", "s", "p", "P", "x" (named padding: opaque bytes), or "T" for a record
 	Order      ByteOrder // byte order of the numbers in the field
-	NativeSize bool      // laid out under '@': native sizes and alignment
+	NativeSize bool      // laid out under '@' (native sizes and alignment) or '^' (native sizes)
+	Packed     bool      // laid out under '^': native sizes, no alignment
 	Offset     int       // bytes from the start of the item (or of the enclosing record)
 	Size       int       // bytes in one element
 	Repeat     int       // number of elements: the count, or the product of Shape
@@ -81,12 +82,15 @@ type itemCost struct {
 // fmtMode is the state a byte-order prefix sets.
 type fmtMode struct {
 	order  ByteOrder
-	native bool // '@': native sizes and alignment
+	native bool // '@' or '^': native sizes
+	packed bool // '^': native sizes without alignment (NumPy's unaligned native)
 }
 
 // prefix returns the prefix character that sets m.
 func (m fmtMode) prefix() byte {
 	switch {
+	case m.native && m.packed:
+		return '^'
 	case m.native:
 		return '@'
 	case m.order == Little:

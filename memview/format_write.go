@@ -12,7 +12,7 @@ import (
 // same size and offsets for any d that ParseFormat returned.
 func (d *ItemDesc) Format() string {
 	var b strings.Builder
-	mode := fmtMode{Native, true}
+	mode := fmtMode{Native, true, false}
 	d.writeFormat(&b, &mode, nil)
 	return b.String()
 }
@@ -26,7 +26,7 @@ func (d *ItemDesc) writeFormat(b *strings.Builder, mode *fmtMode, end *fmtMode) 
 		if f.Offset > off {
 			fmt.Fprintf(b, "%dx", f.Offset-off)
 		}
-		fm := fmtMode{f.Order, f.NativeSize}
+		fm := fmtMode{f.Order, f.NativeSize, f.Packed}
 		// A record's own mode is the one at its '}', which its last item sets;
 		// an empty record keeps the mode it starts in.
 		if fm != *mode && (f.Record == nil || len(f.Record.Fields) == 0) {
@@ -47,6 +47,10 @@ func (d *ItemDesc) writeFormat(b *strings.Builder, mode *fmtMode, end *fmtMode) 
 		case f.Code == "s" || f.Code == "p" || f.Code == "x":
 			if f.Size != 1 {
 				b.WriteString(strconv.Itoa(f.Size))
+			}
+		case f.Code == "w":
+			if f.Size != 4 {
+				b.WriteString(strconv.Itoa(f.Size / 4))
 			}
 		case f.Shape == nil && f.Repeat != 1:
 			b.WriteString(strconv.Itoa(f.Repeat))
@@ -72,4 +76,14 @@ func (d *ItemDesc) writeFormat(b *strings.Builder, mode *fmtMode, end *fmtMode) 
 	case d.Size > off:
 		fmt.Fprintf(b, "%dx", d.Size-off)
 	}
+}
+
+// Format returns a format of f alone: an item of one unnamed field with f's
+// code, byte order, sizes, shape and record, at offset 0 and filling the
+// item. ParseFormat(f.Format()) gives that field back with Name "".
+func (f Field) Format() string {
+	one := f
+	one.Name, one.Offset = "", 0
+	d := ItemDesc{Size: f.Size * f.Repeat, Fields: []Field{one}}
+	return d.Format()
 }
