@@ -85,7 +85,7 @@ func (w *canonWriter) pad(n int) {
 func (w *canonWriter) field(f *Field) {
 	code, size, dims := canonLeaf(f)
 	if isNumber(f) {
-		if o := orderChar(f.Order); o != w.order {
+		if o := numberOrder(f); o != w.order {
 			w.b.WriteByte(o)
 			w.order = o
 		}
@@ -167,6 +167,18 @@ func orderChar(o ByteOrder) byte {
 	return nativeOrder
 }
 
+// numberOrder is the prefix a number field is written with: its byte order,
+// except that a little-endian long double ('g', 'Zg') is written "^g", native
+// sizes without alignment, since NumPy reads long doubles in native order only
+// (on a little-endian machine).
+func numberOrder(f *Field) byte {
+	o := orderChar(f.Order)
+	if (f.Code == "g" || f.Code == "Zg") && o == '<' && nativeOrder == '<' {
+		return '^'
+	}
+	return o
+}
+
 // firstOrder is the byte order of the first multi-byte number written in
 // d's canonical format, '<' if there is none: the format starts with it.
 func (d *ItemDesc) firstOrder() byte {
@@ -186,7 +198,7 @@ func (d *ItemDesc) firstNumberOrder() (byte, bool) {
 			continue
 		}
 		if isNumber(f) {
-			return orderChar(f.Order), true
+			return numberOrder(f), true
 		}
 	}
 	return 0, false

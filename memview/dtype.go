@@ -209,11 +209,15 @@ func numpyExtension(body string, swapped bool) (string, bool) {
 	if swapped {
 		order = ">"
 	}
+	native := order // long doubles are native-only to NumPy's format reader
+	if !swapped {
+		native = ""
+	}
 	switch body {
 	case "f16", "g", "longdouble", "float128":
-		return order + "g", true
+		return native + "g", true
 	case "c32", "G", "clongdouble", "complex256":
-		return order + "Zg", true
+		return native + "Zg", true
 	}
 	if len(body) > 1 && (body[0] == 'U' || body[0] == 'V') && body[1] != '0' &&
 		strings.TrimLeft(body[1:], "0123456789") == "" {

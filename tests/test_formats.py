@@ -64,7 +64,8 @@ def test_structured_round_trip(name):
     a = mv.from_buffer(n)
     assert a.format == memoryview(n).format and a.itemsize == dt.itemsize
     # the dtype is the layout's canonical format, the same for every spelling of it
-    assert a.dtype[1:3] == "T{" and a.typestr == f"|V{dt.itemsize}"
+    assert str(a.dtype)[1:3] == "T{" and a.typestr == f"|V{dt.itemsize}"
+    assert np.dtype(a.dtype) == dt and a.dtype == dt
     with mv.zeros(1, a.dtype) as again, mv.zeros(1, a.format) as spelled:
         assert again.dtype == spelled.dtype == a.dtype and again.itemsize == a.itemsize
     back = np.asarray(a)
