@@ -140,7 +140,7 @@ BAD_DTYPES = [
 ]
 DTYPES = [(f"mv.zeros(3, {d!r})", TypeError, "not understood|format|data type") for d in BAD_DTYPES] + [
     ("mv.zeros(3, 3)", TypeError, "not understood"),
-    ("mv.zeros(3, object)", TypeError, "not understood"),
+    ("mv.zeros(3, object)", TypeError, "Python objects"),
     ("mv.zeros(3, memoryview)", TypeError, "not understood"),
     ("mv.zeros(3, [('a', 'i4')])", TypeError, "not understood"),
     ("mv.zeros(3, {'names': ['a']})", TypeError, "not understood"),

@@ -161,6 +161,8 @@ def _as_source(value, dtype: str):
             values = src.tolist()
         finally:
             src.release()
+    elif type(value).__module__ == "numpy" and hasattr(value, "tolist"):
+        values = value.tolist()  # NumPy's reading: a record scalar (np.void) whose format misstates its size
     else:
         values = memoryview(value).tolist()
     return from_nested(values, dtype) if isinstance(values, list) else _dtypes.pack(dtype, values)
