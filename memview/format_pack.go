@@ -253,7 +253,9 @@ func unpackElem(f *Field, e []byte, path string) (any, error) {
 // Accepted Go types: '?' bool; 'c' byte, or a []byte or string of length 1;
 // integer codes any Go integer type, in the range of the field (as struct,
 // 'P' also takes negative values and stores them in two's complement); e f d
-// any Go integer or float; Ze Zf Zd also complex64 and complex128; s, p and
+// any Go integer or float ('g' keeps every float64 exactly; Unpack rounds an
+// extended value to the nearest float64); Ze Zf Zd Zg also complex64 and
+// complex128; 'w' a string (Unpack drops trailing NULs, as NumPy); s, p and
 // named x a []byte or string, zero-padded when shorter and truncated when
 // longer ('p' as struct's Pascal string); a record, a repeat or a sub-array
 // an []any of the right length, nested as Unpack returns it.

@@ -15,11 +15,15 @@ import (
 //	[prefix] [(d1,d2,...)] [prefix] [count] code [:name:]
 //
 // where prefix is one of '@' (native sizes and alignment; the start state),
-// '=' (native order), '<', '>' or '!' with standard sizes and no alignment.
-// A prefix may appear before any item and holds until the next one, across
-// record boundaries too (as NumPy reads it). Codes: ? c b B h H i I l L q Q
-// n N e f d s p x P, and Ze Zf Zd (complex of two halves, floats, doubles).
-// 'n', 'N' and 'P' need native sizes. "T{...}" is a record of items.
+// '^' (native sizes, no alignment: NumPy's unaligned native), '=' (native
+// order), '<', '>' or '!' with standard sizes and no alignment. A prefix may
+// appear before any item and holds until the next one, across record
+// boundaries too (as NumPy reads it). Codes: ? c b B h H i I l L q Q n N e f d
+// s p x P, Ze Zf Zd (complex of two halves, floats, doubles), and NumPy's g
+// and Zg (x86-64 long double: 80-bit extended precision in 16 bytes, and its
+// complex) and w (one UCS-4 character; "3w" is a string of 3, as 's').
+// 'n', 'N' and 'P' need native sizes. "T{...}" is a record of items. 'O'
+// (Python objects) and '&' (pointers) are refused, saying why.
 //
 // Layout, checked against CPython's struct and NumPy on linux/amd64:
 //   - Under '@' each item starts at a multiple of its alignment (a sub-array

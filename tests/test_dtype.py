@@ -84,6 +84,8 @@ def test_immutable_hashable_picklable():
     with pytest.raises(AttributeError):
         del d.format
     assert pickle.loads(pickle.dumps(d)) == d
+    std_long = mv.from_buffer(__import__("_testbuffer").ndarray([1], shape=[1], format="<l")).dtype
+    assert pickle.loads(pickle.dumps(std_long)) == std_long == "int32"
     assert len({d, mv.dtype("T{<i:a:<d:b:}"), mv.dtype(np.dtype([("a", "<i4"), ("b", "<f8")]))}) == 1
     assert str(mv.dtype("<f8")) == "float64" and repr(mv.dtype("<f8")) == "memview.dtype('float64')"
 

@@ -54,11 +54,12 @@ def test_struct_formats_pass_through_unchanged(fmt, values):
 
 
 NUMPY_DTYPES = [
-    "?", "i1", "u1", "<i2", ">u2", "i4", ">i4", "=i8", "q", "l", "n", "N", "p", "P", "<f2", ">f4", "f8", "c8",
-    ">c16", "S1", "S7", "V1", "V6",
+    "?", "i1", "u1", "<i2", ">u2", "i4", ">i4", "=i8", "q", "l", "n", "N", "p", "P", "<f2", ">f4", "f8", "g", "c8",
+    ">c16", "G", "S1", "S7", "U1", "U5", ">U3", "V1", "V6",
     np.dtype([("a", "i1"), ("b", "<f8")]),
     np.dtype([("a", "i1"), ("b", "<f8")], align=True),
-    np.dtype([("a", ">i2"), ("s", "S3"), ("v", "V3"), ("m", "<f4", (2, 3))]),
+    np.dtype([("a", ">i2"), ("s", "S3"), ("u", "U2"), ("v", "V3"), ("m", "<f4", (2, 3))]),
+    np.dtype([("k", "g"), ("kx", "G"), ("m", "U4"), ("p", "e")]),
     np.dtype([("id", "u1"), ("pos", np.dtype([("x", "<f8"), ("k", "u1")], align=True))], align=True),
     np.dtype(("<f8", (2, 2))),
 ]
@@ -101,3 +102,20 @@ def test_made_arrays_have_the_canonical_spelling():
             assert m.format == "l" and z.dtype == "int64"
     with mv.zeros(2, dtype="<d") as z, memoryview(z) as m:
         assert m.format == "d"
+
+
+
+@pytest.mark.parametrize("dt", NUMPY_DTYPES, ids=str)
+def test_numpy_extension_formats_through_testbuffer(dt):
+    """NumPy's extensions of the grammar (long doubles, UCS-4, '^', named void
+    fields, sub-arrays, records) served by _testbuffer re-exporting a NumPy array."""
+    x = np.zeros(2, dt)
+    x.view(np.uint8)[...] = np.arange(x.nbytes, dtype=np.uint8).reshape(x.view(np.uint8).shape)
+    ref = tb.ndarray(x, getbuf=tb.PyBUF_FULL_RO)
+    a = mv.from_buffer(ref)
+    with memoryview(a) as m:
+        assert m.format == ref.format == memoryview(x).format
+        assert m.tobytes() == x.tobytes()
+    with memoryview(a[::-1]) as m:
+        assert m.format == ref.format
+    a.release()

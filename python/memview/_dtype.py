@@ -85,7 +85,7 @@ class dtype:
         raise AttributeError(f"memview.dtype is immutable (cannot delete {name!r})")
 
     def __reduce__(self):
-        return (dtype, (self.format,))
+        return (of_format, (self.format,))  # read back as a format: "<l" is struct's 4 bytes
 
     # -- the item descriptor
     def _d(self) -> dict:
