@@ -137,3 +137,40 @@ var (
 // IsBasic reports whether d is one of the native numeric DTypes (Bool ...
 // Complex128), as opposed to a type described by a format.
 func (d DType) IsBasic() bool { return d.id != 0 && d.id < formatID }
+
+// DTypeOfExport returns the DType of an exporter's items: DTypeFromFormat of
+// its format, whose item size must be itemsize. One mismatch is forgiven, the
+// one NumPy makes: a record written with native alignment ('@') whose
+// trailing padding the exporter's items do not have (NumPy writes
+// "T{d:a:b:b:}", 16 bytes under '@', for one aligned element of a packed
+// 9-byte dtype). Its fields all end within itemsize, so the items are that
+// record without the padding; the DType is then the canonical format of that
+// layout, not the exporter's string. Any other mismatch wraps ErrInvalid.
+func DTypeOfExport(format string, itemsize int) (DType, error) {
+	dt, err := DTypeFromFormat(format)
+	if err != nil || dt.Itemsize() == itemsize {
+		return dt, err
+	}
+	mismatch := fmt.Errorf("memview: format %s has item size %d but the exporter says %d: %w",
+		quote(format), dt.Itemsize(), itemsize, ErrInvalid)
+	d := dt.Item()
+	rec := d
+	if f, ok := d.single(); ok && f.Record != nil && elemDims(f) == nil {
+		rec = f.Record
+	}
+	if itemsize <= 0 || itemsize > d.Size || len(rec.Fields) == 0 {
+		return DType{}, mismatch
+	}
+	for _, f := range rec.Fields {
+		if f.Offset+f.Size*f.Repeat > itemsize {
+			return DType{}, mismatch
+		}
+	}
+	trimmed := *rec
+	trimmed.Size = itemsize
+	out, err := formatDType(trimmed.Canonical())
+	if err != nil || out.Itemsize() != itemsize {
+		return DType{}, mismatch
+	}
+	return out, nil
+}

@@ -227,3 +227,22 @@ func TestNumPyExtensionDTypes(t *testing.T) {
 		}
 	}
 }
+
+func TestDTypeOfExport(t *testing.T) {
+	// NumPy exports one aligned element of a packed (9-byte) record as "T{d:a:b:b:}".
+	d, err := DTypeOfExport("T{d:a:b:b:}", 9)
+	if err != nil || d.Itemsize() != 9 || d.Canonical() != "<T{d:a:b:b:}" {
+		t.Fatalf("DTypeOfExport = %v (%d bytes, %q), %v", d, d.Itemsize(), d.Canonical(), err)
+	}
+	if d, err := DTypeOfExport("q", 8); err != nil || d.Format() != "q" {
+		t.Fatalf("q: %v, %v", d, err)
+	}
+	for _, tc := range []struct {
+		format string
+		size   int
+	}{{"T{d:a:b:b:}", 8}, {"d", 4}, {"T{d:a:b:b:}", 17}, {"ii", 6}, {"T{}", 0}} {
+		if _, err := DTypeOfExport(tc.format, tc.size); err == nil {
+			t.Errorf("DTypeOfExport(%q, %d) accepted", tc.format, tc.size)
+		}
+	}
+}

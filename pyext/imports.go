@@ -24,13 +24,9 @@ import (
 func importBuffer(buf unsafe.Pointer, shape []int, cstrides *C.int64_t, itemsize int,
 	format string, readonly bool, token unsafe.Pointer) (*memview.Array, error) {
 	const who = "memview.from_buffer"
-	dt, err := memview.DTypeFromFormat(format)
+	dt, err := memview.DTypeOfExport(format, itemsize)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", who, err)
-	}
-	if dt.Itemsize() != itemsize {
-		return nil, fmt.Errorf("%s: format %q has item size %d but the exporter says %d: %w",
-			who, format, dt.Itemsize(), itemsize, memview.ErrInvalid)
 	}
 	strides, lo, hi, err := foreignLayout(who, dt, uintptr(buf), shape, cstrides)
 	if err != nil {

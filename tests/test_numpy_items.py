@@ -127,3 +127,17 @@ def test_objects_and_pointers_refused_saying_why():
         mv.zeros(2, "&i")
     with pytest.raises(TypeError, match="Python objects"):
         mv.zeros(2, np.dtype([("a", "i4"), ("o", "O")]))
+
+
+def test_one_aligned_element_of_a_packed_record():
+    # NumPy writes "T{d:a:b:b:}" (16 bytes under '@') for one aligned element of a
+    # packed 9-byte dtype; the items are that record without its trailing padding
+    packed = np.dtype([("a", "<f8"), ("b", "i1")])
+    x = np.array([(1.5, 7)], packed)
+    assert memoryview(x).format == "T{d:a:b:b:}" and x.itemsize == 9
+    a = mv.from_buffer(x)
+    assert a.itemsize == 9 and a.tolist() == [(1.5, 7)] and a.dtype == packed
+    assert np.asarray(a).dtype == packed  # exported in its canonical spelling, which NumPy reads
+    a[0] = (2.5, 8)
+    assert x.tolist() == [(2.5, 8)]
+    a.release()
