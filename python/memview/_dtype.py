@@ -28,6 +28,7 @@ _PY_TYPES = {float: "float64", int: "int64", bool: "bool", complex: "complex128"
 
 _by_format: dict = {}  # PEP 3118 format -> dtype (arrays' dtypes)
 _by_spec: dict = {}  # dtype string as given -> dtype
+_by_obj: dict = {}  # what dtype() was given (a str, type or NumPy dtype) -> dtype
 
 
 class dtype:
@@ -48,7 +49,15 @@ class dtype:
     def __new__(cls, obj="float64"):
         if isinstance(obj, dtype):
             return obj
-        return from_spec(spec(obj))
+        try:
+            d = _by_obj.get(obj)
+        except TypeError:  # unhashable: not cached
+            return from_spec(spec(obj))
+        if d is None:
+            d = from_spec(spec(obj))
+            if len(_by_obj) < 4096:
+                _by_obj[obj] = d
+        return d
 
     # -- construction (internal)
     @classmethod
@@ -244,7 +253,7 @@ class dtype:
             return True
         try:
             return self._go == dtype(other)._go
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, LookupError, AttributeError):  # not a dtype: never equal
             return NotImplemented if not isinstance(other, str) else False
 
     def __ne__(self, other):
