@@ -85,7 +85,7 @@ func (w *canonWriter) pad(n int) {
 func (w *canonWriter) field(f *Field) {
 	code, size, dims := canonLeaf(f)
 	if isNumber(f) {
-		if o := orderChar(f.Order); o != w.order {
+		if o := numberOrder(f); o != w.order {
 			w.b.WriteByte(o)
 			w.order = o
 		}
@@ -105,6 +105,9 @@ func (w *canonWriter) field(f *Field) {
 	} else {
 		if code == "s" || code == "p" || code == "x" {
 			w.b.WriteString(strconv.Itoa(size))
+		}
+		if code == "w" {
+			w.b.WriteString(strconv.Itoa(size / 4))
 		}
 		w.b.WriteString(code)
 	}
@@ -128,7 +131,7 @@ func canonLeaf(f *Field) (code string, size int, dims []int) {
 		return "s", 1, dims
 	case f.Code == "x":
 		return "x", size, dims
-	case k == 's' || k == 'p' || k == '?':
+	case k == 's' || k == 'p' || k == '?' || k == 'w':
 		return f.Code, size, dims
 	default:
 		return numberCode(fieldKind(f.Code), size), size, dims
@@ -164,6 +167,18 @@ func orderChar(o ByteOrder) byte {
 	return nativeOrder
 }
 
+// numberOrder is the prefix a number field is written with: its byte order,
+// except that a little-endian long double ('g', 'Zg') is written "^g", native
+// sizes without alignment, since NumPy reads long doubles in native order only
+// (on a little-endian machine).
+func numberOrder(f *Field) byte {
+	o := orderChar(f.Order)
+	if (f.Code == "g" || f.Code == "Zg") && o == '<' && nativeOrder == '<' {
+		return '^'
+	}
+	return o
+}
+
 // firstOrder is the byte order of the first multi-byte number written in
 // d's canonical format, '<' if there is none: the format starts with it.
 func (d *ItemDesc) firstOrder() byte {
@@ -183,7 +198,7 @@ func (d *ItemDesc) firstNumberOrder() (byte, bool) {
 			continue
 		}
 		if isNumber(f) {
-			return orderChar(f.Order), true
+			return numberOrder(f), true
 		}
 	}
 	return 0, false
@@ -217,6 +232,13 @@ func (d DType) SameLayout(o DType) bool {
 		return false
 	}
 	return d == o || d.Canonical() == o.Canonical()
+}
+
+// Basic returns the basic DType with d's layout (d itself for a basic DType;
+// Float64 for a format type spelled "<d" or "1d"), and whether there is one.
+func (d DType) Basic() (DType, bool) {
+	b := d.basicOf()
+	return b, b.IsBasic()
 }
 
 // basicOf returns the basic DType with d's layout, or d itself: a format type

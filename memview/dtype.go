@@ -180,6 +180,11 @@ func ParseDType(s string) (DType, error) {
 		return formatDType(body[1:] + "s") // NumPy's bytes typestr "|S5": the format "5s"
 	}
 	if !ok {
+		if f, isExt := numpyExtension(body, swapped); isExt {
+			return formatDType(f)
+		}
+	}
+	if !ok {
 		if s == "" {
 			return DType{}, fmt.Errorf("memview: data type \"\" not understood: %w", ErrType)
 		}
@@ -193,6 +198,35 @@ func ParseDType(s string) (DType, error) {
 		return formatDType(">" + standardCode(d.Kind(), d.Itemsize()))
 	}
 	return d, nil
+}
+
+// numpyExtension returns the format of a NumPy type that only a format type
+// describes: str "U3" ("3w"), void "V4" ("4x"), long double "f16", "g",
+// "longdouble" or "float128" ("g") and its complex ("Zg"); big-endian when
+// swapped.
+func numpyExtension(body string, swapped bool) (string, bool) {
+	order := "<"
+	if swapped {
+		order = ">"
+	}
+	native := order // long doubles are native-only to NumPy's format reader
+	if !swapped {
+		native = ""
+	}
+	switch body {
+	case "f16", "g", "longdouble", "float128":
+		return native + "g", true
+	case "c32", "G", "clongdouble", "complex256":
+		return native + "Zg", true
+	}
+	if len(body) > 1 && (body[0] == 'U' || body[0] == 'V') && body[1] != '0' &&
+		strings.TrimLeft(body[1:], "0123456789") == "" {
+		if body[0] == 'U' {
+			return order + body[1:] + "w", true
+		}
+		return body[1:] + "x", true
+	}
+	return "", false
 }
 
 // numpyName names the integer of size bytes, signed for code 'l', unsigned
@@ -230,20 +264,22 @@ func parseKindSize(s string) (DType, bool) {
 	return DType{}, false
 }
 
-// DTypeFromFormat returns the DType of a PEP 3118 format. A single native
-// numeric item — an optional byte-order prefix '@', '=' or '<' (a
-// little-endian machine is assumed), then one of ? b B h H i I l L q Q n N e f
-// d Zf Zd — gives a basic DType; the empty format means "B". Sizes follow the
-// struct module: with '@' or no prefix (native) 'l' and 'L' are 8 bytes
-// (LP64); with '=' or '<' (standard sizes) they are 4 bytes; 'n' and 'N' exist
-// only in native mode.
+// DTypeFromFormat returns the DType of a PEP 3118 format. A basic type's own
+// format (? b B h H i I l L e f d Zf Zd, as Format returns them) gives that
+// basic DType, and the empty format means "B".
 //
-// Every other format ParseFormat accepts — big-endian items, records
-// ("T{...}"), repeat counts, sub-arrays, strings, padding — gives a format
-// type whose Format is the string given. A format ParseFormat refuses, or
-// items of 0 bytes, wrap ErrType.
+// Every other format ParseFormat accepts gives a format type whose Format is
+// the string given, unchanged, so that an array imported from an exporter
+// exports the exporter's spelling again: other spellings of a basic type
+// ("q", "<d", "=l", "@h", "n"), big-endian items, records ("T{...}"), repeat
+// counts, sub-arrays, strings, padding. A format type of a basic type's
+// layout has that type's name, typestr and kind, and is SameLayout with it.
+// Sizes follow the struct module: with '@' or no prefix (native) 'l' and 'L'
+// are 8 bytes (LP64); with '=' or '<' (standard sizes) they are 4 bytes; 'n'
+// and 'N' exist only in native mode. A format ParseFormat refuses, or items
+// of 0 bytes, wrap ErrType.
 func DTypeFromFormat(format string) (DType, error) {
-	if d, err := basicFromFormat(format); err == nil {
+	if d, err := basicFromFormat(format); err == nil && (format == "" || format == d.Format()) {
 		return d, nil
 	}
 	return formatDType(format)

@@ -63,6 +63,9 @@ func formatDType(format string) (DType, error) {
 		case code == "s":
 			ft.kind, ft.typestr = 'S', "|S"+strconv.Itoa(size)
 			ft.name = ft.typestr
+		case code == "w":
+			ft.kind, ft.typestr = 'U', string(orderChar(f.Order))+"U"+strconv.Itoa(size/4)
+			ft.name = ft.typestr
 		case k != 0:
 			ft.kind, ft.typestr = k, string(order)+string(k)+strconv.Itoa(size)
 			ft.name = ft.typestr
@@ -98,9 +101,9 @@ func standardCode(kind byte, size int) string {
 	case 'u':
 		return map[int]string{1: "B", 2: "H", 4: "I", 8: "Q"}[size]
 	case 'f':
-		return map[int]string{2: "e", 4: "f", 8: "d"}[size]
+		return map[int]string{2: "e", 4: "f", 8: "d", 16: "g"}[size]
 	case 'c':
-		return map[int]string{8: "Zf", 16: "Zd"}[size]
+		return map[int]string{8: "Zf", 16: "Zd", 32: "Zg"}[size]
 	}
 	return ""
 }
@@ -134,3 +137,40 @@ var (
 // IsBasic reports whether d is one of the native numeric DTypes (Bool ...
 // Complex128), as opposed to a type described by a format.
 func (d DType) IsBasic() bool { return d.id != 0 && d.id < formatID }
+
+// DTypeOfExport returns the DType of an exporter's items: DTypeFromFormat of
+// its format, whose item size must be itemsize. One mismatch is forgiven, the
+// one NumPy makes: a record written with native alignment ('@') whose
+// trailing padding the exporter's items do not have (NumPy writes
+// "T{d:a:b:b:}", 16 bytes under '@', for one aligned element of a packed
+// 9-byte dtype). Its fields all end within itemsize, so the items are that
+// record without the padding; the DType is then the canonical format of that
+// layout, not the exporter's string. Any other mismatch wraps ErrInvalid.
+func DTypeOfExport(format string, itemsize int) (DType, error) {
+	dt, err := DTypeFromFormat(format)
+	if err != nil || dt.Itemsize() == itemsize {
+		return dt, err
+	}
+	mismatch := fmt.Errorf("memview: format %s has item size %d but the exporter says %d: %w",
+		quote(format), dt.Itemsize(), itemsize, ErrInvalid)
+	d := dt.Item()
+	rec := d
+	if f, ok := d.single(); ok && f.Record != nil && elemDims(f) == nil {
+		rec = f.Record
+	}
+	if itemsize <= 0 || itemsize > d.Size || len(rec.Fields) == 0 {
+		return DType{}, mismatch
+	}
+	for _, f := range rec.Fields {
+		if f.Offset+f.Size*f.Repeat > itemsize {
+			return DType{}, mismatch
+		}
+	}
+	trimmed := *rec
+	trimmed.Size = itemsize
+	out, err := formatDType(trimmed.Canonical())
+	if err != nil || out.Itemsize() != itemsize {
+		return DType{}, mismatch
+	}
+	return out, nil
+}

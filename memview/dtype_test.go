@@ -1,6 +1,7 @@
 package memview
 
 import (
+	"cmp"
 	"errors"
 	"testing"
 )
@@ -78,7 +79,7 @@ func TestParseDType(t *testing.T) {
 		{"typestr =i4", "=i4", Int32, nil},
 		{"typestr |b1", "|b1", Bool, nil},
 		{"one byte big endian", ">u1", Uint8, nil},
-		{"unknown name", "float128", DType{}, ErrType},
+		{"unknown name", "float96", DType{}, ErrType},
 		{"unknown size", "f3", DType{}, ErrType},
 		{"object", "O", DType{}, ErrType},
 		{"empty", "", DType{}, ErrType},
@@ -174,18 +175,74 @@ func TestDTypeFromFormat(t *testing.T) {
 		{"d", "d", Float64, nil},
 		{"Zf", "Zf", Complex64, nil},
 		{"Zd", "<Zd", Complex128, nil},
-		{"long double", "g", DType{}, ErrType},
+		{"Python objects", "O", DType{}, ErrType},
 		{"bare prefix", "<", DType{}, ErrType},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := DTypeFromFormat(tc.in)
 			wantErr(t, err, tc.err)
-			if got != tc.want {
-				t.Fatalf("DTypeFromFormat(%q) = %v, want %v", tc.in, got, tc.want)
+			if tc.err != nil {
+				if got != tc.want {
+					t.Fatalf("DTypeFromFormat(%q) = %v, want %v", tc.in, got, tc.want)
+				}
+				return
+			}
+			if !got.SameLayout(tc.want) || got.Name() != tc.want.Name() {
+				t.Fatalf("DTypeFromFormat(%q) = %v, want the layout of %v", tc.in, got, tc.want)
+			}
+			// The exporter's spelling is kept; a basic type's own format gives the basic type.
+			if want := cmp.Or(tc.in, "B"); got.Format() != want || got.IsBasic() != (got.Format() == tc.want.Format()) {
+				t.Fatalf("DTypeFromFormat(%q).Format() = %q (basic %v), want %q", tc.in, got.Format(), got.IsBasic(), want)
 			}
 			if err != nil && !errors.Is(err, ErrType) {
 				t.Fatalf("error %v does not wrap ErrType", err)
 			}
 		})
+	}
+}
+
+func TestNumPyExtensionDTypes(t *testing.T) {
+	for _, tc := range []struct{ in, name, typestr, canonical string }{
+		{"<U3", "<U3", "<U3", "<3w"},
+		{">U2", ">U2", ">U2", ">2w"},
+		{"3w", "<U3", "<U3", "<3w"},
+		{"|V4", "<T{4x}", "|V4", "<T{4x}"},
+		{"g", "<f16", "<f16", "^g"},
+		{"longdouble", "<f16", "<f16", "^g"},
+		{">f16", ">f16", ">f16", ">g"},
+		{"Zg", "<c32", "<c32", "^Zg"},
+		{">c32", ">c32", ">c32", ">Zg"},
+		{"^d", "float64", "<f8", "<d"},
+	} {
+		d, err := ParseDTypeOrFormat(tc.in)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.in, err)
+		}
+		if d.Name() != tc.name || d.Typestr() != tc.typestr || d.Canonical() != tc.canonical {
+			t.Errorf("%q: name %q typestr %q canonical %q, want %q %q %q", tc.in, d.Name(), d.Typestr(),
+				d.Canonical(), tc.name, tc.typestr, tc.canonical)
+		}
+		if back, err := ParseDType(d.Name()); err != nil || !back.SameLayout(d) {
+			t.Errorf("%q: name %q reads back as %v, %v", tc.in, d.Name(), back, err)
+		}
+	}
+}
+
+func TestDTypeOfExport(t *testing.T) {
+	// NumPy exports one aligned element of a packed (9-byte) record as "T{d:a:b:b:}".
+	d, err := DTypeOfExport("T{d:a:b:b:}", 9)
+	if err != nil || d.Itemsize() != 9 || d.Canonical() != "<T{d:a:b:b:}" {
+		t.Fatalf("DTypeOfExport = %v (%d bytes, %q), %v", d, d.Itemsize(), d.Canonical(), err)
+	}
+	if d, err := DTypeOfExport("q", 8); err != nil || d.Format() != "q" {
+		t.Fatalf("q: %v, %v", d, err)
+	}
+	for _, tc := range []struct {
+		format string
+		size   int
+	}{{"T{d:a:b:b:}", 8}, {"d", 4}, {"T{d:a:b:b:}", 17}, {"ii", 6}, {"T{}", 0}} {
+		if _, err := DTypeOfExport(tc.format, tc.size); err == nil {
+			t.Errorf("DTypeOfExport(%q, %d) accepted", tc.format, tc.size)
+		}
 	}
 }

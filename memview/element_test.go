@@ -180,3 +180,20 @@ func TestEach(t *testing.T) {
 		t.Fatalf("Each of a 0-d array called %d times", n)
 	}
 }
+
+func TestFloat16NaNPayload(t *testing.T) {
+	// NumPy: float64 NaN bits 0x7ff80c0000000000 become half 0x7e03, and a
+	// payload only in the low bits still gives a NaN (0x7c01).
+	for _, tc := range []struct {
+		bits uint64
+		half uint16
+	}{{0x7ff8000000000000, 0x7e00}, {0x7ff80c0000000000, 0x7e03}, {0xfff8000000000001, 0xfe00},
+		{0x7ff0000000000001, 0x7c01}, {0x7ffff80000000001, 0x7ffe}} {
+		if h := float64ToFloat16(math.Float64frombits(tc.bits)); h != tc.half {
+			t.Errorf("%#x: half %#04x, want %#04x", tc.bits, h, tc.half)
+		}
+		if back := float64ToFloat16(float16ToFloat64(tc.half)); back != tc.half {
+			t.Errorf("%#04x does not round-trip: %#04x", tc.half, back)
+		}
+	}
+}

@@ -14,8 +14,8 @@ func float16ToFloat64(h uint16) float64 {
 	case 0: // zero or subnormal
 		return sign * math.Ldexp(frac, -24)
 	case 0x1f:
-		if frac != 0 {
-			return math.NaN()
+		if frac != 0 { // NaN: the payload moves to the top of float64's, as NumPy does
+			return math.Float64frombits(uint64(h&0x8000)<<48 | 0x7ff0000000000000 | uint64(h&0x3ff)<<42)
 		}
 		return math.Inf(int(sign))
 	}
@@ -29,8 +29,12 @@ func float64ToFloat16(v float64) uint16 {
 	sign := uint16(bits>>48) & 0x8000
 	a := math.Abs(v)
 	switch {
-	case math.IsNaN(v):
-		return sign | 0x7e00
+	case math.IsNaN(v): // the top of the payload, kept a NaN, as NumPy does
+		h := uint16(0x7c00 + (bits&0xfffffffffffff)>>42)
+		if h == 0x7c00 {
+			h++
+		}
+		return sign | h
 	case a >= 65520: // rounds to infinity (max finite is 65504)
 		return sign | 0x7c00
 	case a < math.Ldexp(1, -14): // subnormal or zero: units of 2^-24

@@ -10,6 +10,7 @@ import (
 // every format in testdata/formats.json.
 var formatFuzzSeeds = []string{
 	"", "<", "bi", "ib", "@bq", "<bq", "llh0l", "3s", "0p", "(2,3)d", "(2)3i", "(2)<h",
+	"^bd", "^bl", "g", ">Zg", "3w", ">2w:u:", "T{^b:a:@d:b:}", "T{b:a:^g:k:=4w:m:}", "O", "&i",
 	"T{<i:a:<d:b:}", "T{i:x:T{d:y:}:z:}", "T{i:a:b:b:}b", "T{b:a:T{<d:x:}:b:c:c:}",
 	"T{b:a:xxx>i:b:@l:c:}", "T{3x:a:=i:b:}", "T{b:b:xxx(0)i:z:}", "2T{d:a:b:b:}", "T{<3x}",
 	"T{i:a:<0x}b", "<T{}i", "b0i:z:", "(1000000000)T{}", "(1000000000,0)d", "(9)T{(7)0s:x:b:y:}", "i:a:b:b:", " b \t i\n", "bZfZdZe", "300p", "c?nNP",

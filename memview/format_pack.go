@@ -125,8 +125,12 @@ func putUint(o binary.ByteOrder, e []byte, v uint64) {
 	}
 }
 
-// getFloat reads a half, single or double from e (2, 4 or 8 bytes).
+// getFloat reads a half, single, double or extended from e (2, 4, 8 or 16
+// bytes).
 func getFloat(o binary.ByteOrder, e []byte) float64 {
+	if len(e) == 16 {
+		return extendedToFloat64(o, e)
+	}
 	u, _ := getUint(o, e)
 	switch len(e) {
 	case 2:
@@ -144,13 +148,13 @@ func codeKind(code string) byte {
 		return 'i'
 	case "B", "H", "I", "L", "Q", "N", "P":
 		return 'u'
-	case "e", "f", "d":
+	case "e", "f", "d", "g":
 		return 'f'
-	case "Ze", "Zf", "Zd":
+	case "Ze", "Zf", "Zd", "Zg":
 		return 'z'
 	case "s", "x":
 		return 's'
-	case "?", "c", "p", "T":
+	case "?", "c", "p", "T", "w":
 		return code[0]
 	}
 	return 0 // unknown
@@ -162,9 +166,11 @@ func sizeFits(k byte, size int) bool {
 	case 'i', 'u':
 		return size == 1 || size == 2 || size == 4 || size == 8
 	case 'f':
-		return size == 2 || size == 4 || size == 8
+		return size == 2 || size == 4 || size == 8 || size == 16
 	case 'z':
-		return size == 4 || size == 8 || size == 16
+		return size == 4 || size == 8 || size == 16 || size == 32
+	case 'w':
+		return size%4 == 0
 	case '?', 'c':
 		return size == 1
 	case 's', 'p', 'T':
@@ -228,6 +234,8 @@ func unpackElem(f *Field, e []byte, path string) (any, error) {
 		return complex(getFloat(o, e[:h]), getFloat(o, e[h:])), nil
 	case 's':
 		return append([]byte{}, e...), nil
+	case 'w':
+		return getUCS4(o, e), nil
 	case 'p':
 		if len(e) == 0 {
 			return []byte{}, nil
@@ -245,7 +253,9 @@ func unpackElem(f *Field, e []byte, path string) (any, error) {
 // Accepted Go types: '?' bool; 'c' byte, or a []byte or string of length 1;
 // integer codes any Go integer type, in the range of the field (as struct,
 // 'P' also takes negative values and stores them in two's complement); e f d
-// any Go integer or float; Ze Zf Zd also complex64 and complex128; s, p and
+// any Go integer or float ('g' keeps every float64 exactly; Unpack rounds an
+// extended value to the nearest float64); Ze Zf Zd Zg also complex64 and
+// complex128; 'w' a string (Unpack drops trailing NULs, as NumPy); s, p and
 // named x a []byte or string, zero-padded when shorter and truncated when
 // longer ('p' as struct's Pascal string); a record, a repeat or a sub-array
 // an []any of the right length, nested as Unpack returns it.
@@ -402,6 +412,14 @@ func packElem(f *Field, e []byte, v any, path string) error {
 			copy(e[1:], s[:n])
 			e[0] = byte(min(n, 255))
 		}
+	case 'w':
+		s, ok := v.(string)
+		if !ok {
+			return typeErr()
+		}
+		if !putUCS4(o, e, s) {
+			return rangeErr("does not fit")
+		}
 	case 'T':
 		list, ok := v.([]any)
 		if !ok {
@@ -429,6 +447,8 @@ func putFloat(o binary.ByteOrder, e []byte, x float64, native bool) error {
 			return fmt.Errorf("too large")
 		}
 		o.PutUint32(e, math.Float32bits(y))
+	case 16:
+		float64ToExtended(o, e, x)
 	default:
 		o.PutUint64(e, math.Float64bits(x))
 	}

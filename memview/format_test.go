@@ -2,6 +2,7 @@ package memview
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -401,10 +402,10 @@ func TestParseFormatInvalid(t *testing.T) {
 		{"stray brace", "i}", "'}' outside a record"},
 		{"T without brace", "Ti", "'T' not followed by '{'"},
 		{"T at end", "iT", "'T' not followed by '{'"},
-		{"unknown code", "g", `unknown format code "g"`},
-		{"object code", "O", "unknown format code"},
-		{"pointer-to code", "&i", "unknown format code"},
-		{"unknown complex", "Zg", `unknown format code "Zg"`},
+		{"unknown code", "u", `unknown format code "u"`},
+		{"object code", "O", `format code "O" refused: Python object references`},
+		{"pointer-to code", "&i", `format code "&" refused: pointers`},
+		{"unknown complex", "Zi", `unknown format code "Zi"`},
 		{"bare Z", "Z", `unknown format code "Z"`},
 		{"nul byte", "i\x00", "unknown format code"},
 		{"non-ASCII", "i\xff", "unknown format code"},
@@ -731,7 +732,8 @@ func TestUnpackHandMade(t *testing.T) {
 		{"offset past end", ItemDesc{Size: 4, Fields: []Field{{Code: "i", Offset: 2, Size: 4, Repeat: 1}}}},
 		{"negative offset", ItemDesc{Size: 4, Fields: []Field{{Code: "i", Offset: -1, Size: 4, Repeat: 1}}}},
 		{"repeat overflow", ItemDesc{Size: 4, Fields: []Field{{Code: "i", Size: 4, Repeat: math.MaxInt}}}},
-		{"unknown code", ItemDesc{Size: 4, Fields: []Field{{Code: "g", Size: 4, Repeat: 1}}}},
+		{"unknown code", ItemDesc{Size: 4, Fields: []Field{{Code: "u", Size: 4, Repeat: 1}}}},
+		{"long double of 3 bytes", ItemDesc{Size: 4, Fields: []Field{{Code: "g", Size: 3, Repeat: 1}}}},
 		{"empty code", ItemDesc{Size: 4, Fields: []Field{{Size: 4, Repeat: 1}}}},
 		{"bad size for code", ItemDesc{Size: 4, Fields: []Field{{Code: "i", Size: 3, Repeat: 1}}}},
 		{"record without Record", ItemDesc{Size: 4, Fields: []Field{{Code: "T", Size: 4, Repeat: 1}}}},
@@ -779,4 +781,97 @@ func ExampleParseFormat() {
 	// id b 0 1 1
 	// pos d 8 8 2
 	// [[7 [0.5 -1]]]
+}
+
+func TestFieldFormat(t *testing.T) {
+	for _, tc := range []struct{ format, want string }{
+		{"T{<i:a:>d:b:(2,3)B:c:}", "<i|>d|>(2,3)B"},
+		{"T{b:a:xxxxxxxT{d:x:h:y:}:b:}", "b|T{d:x:h:y:6x}"},
+		{"T{3s:a:=2i:b:}", "3s|=2i"},
+	} {
+		d, err := ParseFormat(tc.format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range d.Fields[0].Record.Fields {
+			got = append(got, f.Format())
+			back, err := ParseFormat(f.Format())
+			if err != nil || back.Size != f.Size*f.Repeat || len(back.Fields) != 1 || back.Fields[0].Name != "" {
+				t.Fatalf("%s: field %q: format %q reads back as %+v, %v", tc.format, f.Name, f.Format(), back, err)
+			}
+		}
+		if s := strings.Join(got, "|"); s != tc.want {
+			t.Errorf("%s: field formats %q, want %q", tc.format, s, tc.want)
+		}
+	}
+}
+
+func TestNumPyExtensions(t *testing.T) {
+	for _, tc := range []struct {
+		format      string
+		size, align int
+		in          []any
+		want        []any
+	}{
+		{"g", 16, 16, []any{1.5}, []any{1.5}},
+		{">g", 16, 1, []any{-3.0e300}, []any{-3.0e300}},
+		{"Zg", 32, 16, []any{complex(1, -2)}, []any{complex(1, -2)}},
+		{"3w", 12, 4, []any{"aé"}, []any{"aé"}},
+		{">2w", 8, 1, []any{"\U0001F600"}, []any{"\U0001F600"}},
+		{"^bd", 9, 1, []any{int8(1), 2.5}, []any{int64(1), 2.5}},
+		{"^bl", 9, 1, []any{int8(1), 7}, []any{int64(1), int64(7)}},
+		{"T{^b:a:@d:b:}", 16, 8, []any{[]any{int8(1), 2.0}}, []any{[]any{int64(1), 2.0}}},
+	} {
+		d, err := ParseFormat(tc.format)
+		if err != nil {
+			t.Fatalf("ParseFormat(%q): %v", tc.format, err)
+		}
+		if d.Size != tc.size || d.Align != tc.align {
+			t.Errorf("%q: size %d align %d, want %d %d", tc.format, d.Size, d.Align, tc.size, tc.align)
+		}
+		b := make([]byte, d.Size)
+		if err := d.Pack(b, tc.in); err != nil {
+			t.Fatalf("%q: Pack: %v", tc.format, err)
+		}
+		got, err := d.Unpack(b)
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%q: Unpack = %v, %v; want %v", tc.format, got, err, tc.want)
+		}
+		back, err := ParseFormat(d.Format())
+		if err != nil || back.Size != d.Size || back.Canonical() != d.Canonical() {
+			t.Errorf("%q: Format %q reads back as %+v, %v", tc.format, d.Format(), back, err)
+		}
+	}
+}
+
+func TestExtendedPrecision(t *testing.T) {
+	le := binary.LittleEndian
+	for _, x := range []float64{0, math.Copysign(0, -1), 1, -2.5, math.MaxFloat64, math.SmallestNonzeroFloat64,
+		1e-310, math.Inf(1), math.Inf(-1), math.Pi} {
+		e := make([]byte, 16)
+		float64ToExtended(le, e, x)
+		if y := extendedToFloat64(le, e); math.Float64bits(y) != math.Float64bits(x) {
+			t.Errorf("%g: round trip gives %g (% x)", x, y, e)
+		}
+	}
+	// 1.0 in x87 extended: significand 1<<63, exponent 16383.
+	e := make([]byte, 16)
+	float64ToExtended(le, e, 1)
+	if want := []byte{0, 0, 0, 0, 0, 0, 0, 0x80, 0xff, 0x3f, 0, 0, 0, 0, 0, 0}; !bytes.Equal(e, want) {
+		t.Errorf("1.0 = % x, want % x", e, want)
+	}
+	// 1 + 2**-60 rounds to 1; a value beyond float64's range is +Inf.
+	le.PutUint64(e, 1<<63|1<<3)
+	if y := extendedToFloat64(le, e); y != 1 {
+		t.Errorf("1+2**-60 reads as %g", y)
+	}
+	le.PutUint16(e[8:], 0x7ffe)
+	if y := extendedToFloat64(le, e); !math.IsInf(y, 1) {
+		t.Errorf("huge reads as %g", y)
+	}
+	float64ToExtended(le, e, math.NaN())
+	if y := extendedToFloat64(le, e); !math.IsNaN(y) {
+		t.Errorf("NaN reads as %g", y)
+	}
 }

@@ -26,18 +26,20 @@ type fieldJSON struct {
 	Repeat int       `json:"repeat"`
 	Shape  []int     `json:"shape"`
 	Record *descJSON `json:"record"`
+	Format string    `json:"format"` // the field alone as a format of its own (memview.Field.Format)
 }
 
 type descJSON struct {
 	Size   int         `json:"size"`
+	Align  int         `json:"align"`
 	Fields []fieldJSON `json:"fields"`
 }
 
 func toJSON(d *memview.ItemDesc) *descJSON {
-	out := &descJSON{Size: d.Size, Fields: []fieldJSON{}}
+	out := &descJSON{Size: d.Size, Align: d.Align, Fields: []fieldJSON{}}
 	for _, f := range d.Fields {
 		fj := fieldJSON{Name: f.Name, Code: f.Code, Order: f.Order.String(), Native: f.NativeSize, Offset: f.Offset,
-			Size: f.Size, Repeat: f.Repeat, Shape: f.Shape}
+			Size: f.Size, Repeat: f.Repeat, Shape: f.Shape, Format: f.Format()}
 		if f.Record != nil {
 			fj.Record = toJSON(f.Record)
 		}

@@ -24,13 +24,9 @@ import (
 func importBuffer(buf unsafe.Pointer, shape []int, cstrides *C.int64_t, itemsize int,
 	format string, readonly bool, token unsafe.Pointer) (*memview.Array, error) {
 	const who = "memview.from_buffer"
-	dt, err := memview.DTypeFromFormat(format)
+	dt, err := memview.DTypeOfExport(format, itemsize)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", who, err)
-	}
-	if dt.Itemsize() != itemsize {
-		return nil, fmt.Errorf("%s: format %q has item size %d but the exporter says %d: %w",
-			who, format, dt.Itemsize(), itemsize, memview.ErrInvalid)
 	}
 	strides, lo, hi, err := foreignLayout(who, dt, uintptr(buf), shape, cstrides)
 	if err != nil {
@@ -158,10 +154,14 @@ func adopt(who string, dt memview.DType, shape, strides []int, lo int, readonly 
 }
 
 // alignment is the address alignment an element of dt needs: a basic type's
-// natural alignment; for a format type, the alignment its format asks for
-// (native '@' items and records align their fields; standard-size items, as in
-// "<d" or ">i", need none, as in the struct module).
+// natural alignment, however the exporter spells it ("=d", "q"); for another
+// format type, the alignment its format asks for (native '@' items and
+// records align their fields; standard-size items, as in ">i", need none, as
+// in the struct module).
 func alignment(dt memview.DType) int {
+	if b, ok := dt.Basic(); ok { // "=d" or "q" as an exporter spells a basic type
+		dt = b
+	}
 	if !dt.IsBasic() {
 		return max(1, dt.Item().Align)
 	}

@@ -58,7 +58,7 @@ def test_full_and_arange():
 
 
 @pytest.mark.parametrize("args,exc", [
-    (((2, 2), "float128"), TypeError),
+    (((2, 2), "float96"), TypeError),
     (((2, 2), "nonsense"), TypeError),
     (((2, 2), object()), TypeError),
     (((-1, 2),), ValueError),

@@ -138,7 +138,7 @@ def test_big_endian_device_arrays_keep_their_typestr():
     ({"shape": (2, 2), "typestr": "<f4", "data": (PTR, False), "strides": (8,)}, ValueError, "strides"),
     ({"shape": (2,), "typestr": "<f4", "data": (PTR, False), "strides": (6,)}, ValueError, "multiple"),
     ({"shape": (2,), "typestr": "<f3", "data": (PTR, False)}, TypeError, "memview"),
-    ({"shape": (2,), "typestr": "<V8", "data": (PTR, False)}, TypeError, "memview"),
+    ({"shape": (2,), "typestr": "<M8", "data": (PTR, False)}, TypeError, "memview"),
     ({"shape": (2,), "typestr": 5, "data": (PTR, False)}, TypeError, "typestr"),
     ({"shape": (4,), "typestr": "<f4", "data": (16, False), "strides": (-16,)}, ValueError, "below"),
 ])

@@ -28,6 +28,11 @@ def test_quickstart_output_matches():
     assert run(code) == want
 
 
+def test_dtype_output_matches():
+    code, want = readme_block("dtype")
+    assert run(code) == want
+
+
 @pytest.mark.skipif("sigproc" not in mv.go_packages(),
                     reason="examples/sigproc is not built in (python3 build.py test builds it with memview)")
 def test_go_developers_example_output_matches():

@@ -50,7 +50,8 @@ try:
 except RuntimeError as _e:
     raise ImportError(str(_e)) from None
 
-from . import _cai, _core, _dtypes, _gobind, cuda  # noqa: E402
+from . import _cai, _core, _dtype, _dtypes, _gobind, cuda  # noqa: E402
+from ._dtype import dtype  # noqa: E402
 from ._array import Array  # noqa: E402
 from ._buffers import Buffer, Builder  # noqa: E402
 from ._gpumemoryview import gpumemoryview  # noqa: E402
@@ -68,7 +69,7 @@ __all__ = [
     "Array", "Buffer", "Builder", "Pool", "ProxyPool", "LoggingPool", "CheckedPool",
     "set_default_pool", "using_pool", "empty", "zeros", "full", "arange", "from_buffer",
     "from_cuda_array_interface", "from_go", "item_desc", "from_dlpack", "from_arrow", "asarray",
-    "gpumemoryview", "cuda", "go_packages", "default_pool", "live_handles", "DTYPES", "__version__",
+    "gpumemoryview", "cuda", "go_packages", "default_pool", "live_handles", "DTYPES", "dtype", "__version__",
     "register_dask",
 ]
 __version__ = "0.1.0"
@@ -91,21 +92,9 @@ def _shape(shape) -> tuple:
 
 
 def _dtype_name(dtype) -> str:
-    if dtype is None:  # NumPy's default
-        return "float64"
-    if isinstance(dtype, str):
-        return dtype
-    name = getattr(dtype, "name", None)  # a numpy.dtype
-    if isinstance(name, str):
-        return name
-    if isinstance(dtype, type):  # float, int, bool, complex, numpy scalar types
-        py = {float: "float64", int: "int64", bool: "bool", complex: "complex128"}.get(dtype)
-        if py:
-            return py
-        name = getattr(dtype, "__name__", None)
-        if isinstance(name, str):
-            return name
-    raise TypeError(f"memview: data type {dtype!r} not understood")
+    """What the Go core reads for any dtype= argument: a memview.dtype, a NumPy
+    dtype or scalar type, a Python type, a name, typestr or PEP 3118 format."""
+    return _dtype.spec(dtype)
 
 
 def _check_device(device):

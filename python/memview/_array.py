@@ -9,10 +9,14 @@ from __future__ import annotations
 import numbers
 import operator
 
-from . import _cai, _core, _dtypes, _formats, _pickle
+from . import _cai, _core, _dtype, _dtypes, _formats, _pickle
 from . import cuda as _cuda
 from ._buffers import normalize_device as _normalize_device
 from ._pools import pool_id as _pool_id
+
+#: the Go core's one name of an array's item type (the C getter under the
+#: facade's dtype property), for any ArrayBase
+_name_of = _core.ArrayBase.__dict__["dtype"].__get__
 
 _BIG = 1 << 62  # slice bounds beyond this are clamped; they mean "to the end" anyway
 
@@ -126,7 +130,7 @@ def from_nested(value, dtype: str):
 def _as_source(value, dtype: str):
     """What to write into an array of dtype: element bytes (a fill) or an Array (a copy)."""
     if isinstance(value, _core.ArrayBase):
-        if value.dtype == dtype:
+        if _name_of(value) == dtype:  # one layout, however spelled
             return value
         return from_nested(value.tolist(), dtype) if value.ndim else _dtypes.pack(dtype, value[()])
     if isinstance(value, (numbers.Number, str)) or (isinstance(value, bytes) and dtype not in _dtypes.STRUCT):
@@ -139,7 +143,7 @@ def _as_source(value, dtype: str):
         return from_nested(value, dtype)
     if hasattr(value, "__cuda_array_interface__") and not hasattr(value, "__buffer__"):
         src = _cai.wrap(value, "memview: assignment", _cuda.import_sync())
-        if src.dtype == dtype:
+        if _name_of(src) == dtype:
             return src
         src.release()
         raise TypeError(f"memview: cannot assign a {value.__cuda_array_interface__['typestr']} CUDA "
@@ -150,9 +154,17 @@ def _as_source(value, dtype: str):
         raise TypeError(f"memview: cannot assign a {type(value).__name__!r} to a {dtype} array") from None
     except ValueError:
         src = None  # a format memview cannot read directly: convert its values
-    if src is not None and src.dtype == dtype:
+    if src is not None and _name_of(src) == dtype:
         return src
-    values = memoryview(value).tolist()
+    if src is not None:  # another item type: convert memview's reading of its values
+        try:
+            values = src.tolist()
+        finally:
+            src.release()
+    elif type(value).__module__ == "numpy" and hasattr(value, "tolist"):
+        values = value.tolist()  # NumPy's reading: a record scalar (np.void) whose format misstates its size
+    else:
+        values = memoryview(value).tolist()
     return from_nested(values, dtype) if isinstance(values, list) else _dtypes.pack(dtype, values)
 
 
@@ -181,6 +193,17 @@ class Array(_core.ArrayBase):
 
     __slots__ = ("__weakref__",)
 
+    #: the Go core's one name of the item type (a str: a NumPy name such as
+    #: "float64", a typestr such as ">f8", or a canonical PEP 3118 format)
+    _name = _core.ArrayBase.dtype
+
+    @property
+    def dtype(self) -> _dtype.dtype:
+        """The item type, a memview.dtype (NumPy's attributes; np.dtype(a.dtype) is
+        the NumPy dtype of np.asarray(a))."""
+        d = _dtype._by_format.get(self.format)
+        return d if d is not None else _dtype.of_format(self.format)
+
     #: DLPack 1.3's C exchange table (a PyCapsule "dlpack_exchange_api").
     __dlpack_c_exchange_api__ = _core.dlpack_exchange_api
 
@@ -199,7 +222,7 @@ class Array(_core.ArrayBase):
         dst = _core.view(self, enc)
         if dst.readonly:
             raise ValueError("memview: assignment destination is read-only")
-        src = _as_source(value, dst.dtype)
+        src = _as_source(value, dst._name)
         if isinstance(src, bytes):
             _core.fill(dst, src)
         else:
@@ -236,7 +259,7 @@ class Array(_core.ArrayBase):
         one = self.reshape(()) if self.ndim else self
         if one.format in _dtypes.MEMORYVIEW_FORMATS:
             return memoryview(one)[()]
-        return _dtypes.unpacker(self.dtype)(memoryview(one).tobytes())
+        return _dtypes.unpacker(self._name)(memoryview(one).tobytes())
 
     def tolist(self):
         """The elements as nested Python lists (a scalar for a 0-d array); device
@@ -246,7 +269,7 @@ class Array(_core.ArrayBase):
                 return h.tolist()
         if self.format in _dtypes.MEMORYVIEW_FORMATS:
             return memoryview(self).tolist()
-        values = list(_dtypes.iter_values(self.dtype, memoryview(self).tobytes()))
+        values = list(_dtypes.iter_values(self._name, memoryview(self).tobytes()))
         if self.ndim == 0:
             return values[0]
         return _nest(values, self.shape, 0, 0)[0]
@@ -265,7 +288,7 @@ class Array(_core.ArrayBase):
         default the legacy default stream)."""
         if self.readonly:
             raise ValueError("memview: assignment destination is read-only")
-        _core.fill(self, _dtypes.pack(self.dtype, value), _cuda.stream_handle(stream))
+        _core.fill(self, _dtypes.pack(self._name, value), _cuda.stream_handle(stream))
 
     # -- views and copies
     @property
@@ -314,7 +337,7 @@ class Array(_core.ArrayBase):
                 raise ValueError(f"memview: frombytes needs {self.nbytes} bytes, got {m.nbytes}")
             if order == "A":
                 order = "F" if self.f_contiguous and not self.c_contiguous else "C"
-            tmp = _core.empty(self.shape, self.dtype, order)
+            tmp = _core.empty(self.shape, self._name, order)
             try:
                 if m.nbytes:
                     # tmp is dense in `order`: its transpose is C-contiguous when F
@@ -422,12 +445,12 @@ class Array(_core.ArrayBase):
             return "<released memview.Array>"
         if self.device.startswith("cuda"):
             return (f"memview.Array(<{self.device} memory at {self.ptr:#x}>, shape={self.shape}, "
-                    f"dtype={self.dtype!r})")
+                    f"dtype={self._name!r})")
         if self.size <= 1000:
             body = repr(self.tolist())
         else:
             body = f"<{self.size} elements>"
-        return f"memview.Array({body}, shape={self.shape}, dtype={self.dtype!r})"
+        return f"memview.Array({body}, shape={self.shape}, dtype={self._name!r})"
 
     __hash__ = None
 

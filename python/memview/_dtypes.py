@@ -1,75 +1,19 @@
-"""Element types as the Python side needs them: struct codes and value conversion.
+"""Element types as the Python side needs them: one element's bytes to and from
+Python values, by dtype name (the basic types through struct, every other format
+through _formats).
 
-The Go core owns the dtype table (names, typestrs, PEP 3118 formats); this module
-only converts Python values to and from one element's bytes.
+The Go core owns the dtype table (names, typestrs, PEP 3118 formats).
 """
 from __future__ import annotations
 
 import math
-import operator
 import struct
 
-# struct codes with standard sizes and no alignment ('=' prefix)
-STRUCT = {
-    "bool": "?", "int8": "b", "uint8": "B", "int16": "h", "uint16": "H",
-    "int32": "i", "uint32": "I", "int64": "q", "uint64": "Q",
-    "float16": "e", "float32": "f", "float64": "d",
-    "complex64": "ff", "complex128": "dd",
-}
+from ._convert import STRUCT, _INT_RANGE, _short, convert, half_nan, half_nan_bits, saturate  # noqa: F401
+from . import _formats
 
 # formats whose elements memoryview.tolist() and indexing understand natively
 MEMORYVIEW_FORMATS = frozenset("?bBhHiIlLqQfd")
-
-_INT_RANGE = {
-    "int8": (-(1 << 7), (1 << 7) - 1), "uint8": (0, (1 << 8) - 1),
-    "int16": (-(1 << 15), (1 << 15) - 1), "uint16": (0, (1 << 16) - 1),
-    "int32": (-(1 << 31), (1 << 31) - 1), "uint32": (0, (1 << 32) - 1),
-    "int64": (-(1 << 63), (1 << 63) - 1), "uint64": (0, (1 << 64) - 1),
-}
-
-
-def convert(dtype: str, value):
-    """Convert a Python value to what struct packs for dtype, as NumPy assignment would."""
-    if isinstance(value, (list, tuple)):
-        raise ValueError(f"memview: setting an array element with a sequence ({dtype} elements are scalars)")
-    if dtype == "bool":
-        return bool(value)
-    if dtype in _INT_RANGE:
-        if isinstance(value, str):
-            value = int(value)  # as NumPy: "invalid literal for int() with base 10: 'x'"
-        if isinstance(value, float) or (not hasattr(value, "__index__") and hasattr(value, "__float__")):
-            f = float(value)
-            if math.isnan(f) or math.isinf(f):
-                raise ValueError(f"memview: cannot convert float {f} to integer {dtype}")
-            value = int(f)
-        else:
-            value = operator.index(value)
-        lo, hi = _INT_RANGE[dtype]
-        if not lo <= value <= hi:
-            raise OverflowError(f"memview: Python integer {_short(value)} out of bounds for {dtype}")
-        return value
-    try:
-        if dtype.startswith("complex"):
-            c = complex(value)
-            return (c.real, c.imag)
-        return float(value)
-    except OverflowError:
-        raise OverflowError(f"memview: Python integer {_short(value)} is too large to convert to {dtype}") from None
-
-
-def _short(n) -> str:
-    """An int for a message: in full, or its first digits and length (as
-    pyext/gopy.c writes it for the arguments of bound Go functions)."""
-    try:
-        s = str(n)
-    except ValueError:  # more digits than Python prints (sys.set_int_max_str_digits)
-        return "of too many digits to print"
-    return s if len(s) <= 24 else f"{s[:12]}... ({len(s.lstrip('-'))} digits)"
-
-
-def saturate(x: float) -> float:
-    """x, or ±inf when it is too large for a narrower float (as NumPy casts)."""
-    return math.copysign(math.inf, x) if abs(x) > 1 else x
 
 
 def pack(dtype: str, value) -> bytes:
@@ -78,6 +22,8 @@ def pack(dtype: str, value) -> bytes:
         return _formats.codec(dtype).pack(value)
     v = convert(dtype, value)
     code = "=" + STRUCT[dtype]
+    if dtype == "float16" and v != v:  # a NaN keeps its payload, as in NumPy
+        return half_nan_bits(v).to_bytes(2, "little")
     try:
         return struct.pack(code, *v) if isinstance(v, tuple) else struct.pack(code, v)
     except OverflowError:
@@ -95,6 +41,8 @@ def unpacker(dtype: str):
     s = struct.Struct("=" + STRUCT[dtype])
     if dtype.startswith("complex"):
         return lambda b: complex(*s.unpack(b))
+    if dtype == "float16":
+        return lambda b: _half(s.unpack(b)[0], b)
     return lambda b: s.unpack(b)[0]
 
 
@@ -105,7 +53,11 @@ def iter_values(dtype: str, data: bytes):
     s = struct.Struct("=" + STRUCT[dtype])
     if dtype.startswith("complex"):
         return (complex(*t) for t in s.iter_unpack(data))
+    if dtype == "float16":
+        return (_half(t[0], data[2 * i:2 * i + 2]) for i, t in enumerate(s.iter_unpack(data)))
     return (t[0] for t in s.iter_unpack(data))
 
 
-from . import _formats  # noqa: E402  (uses convert and STRUCT above)
+def _half(x: float, b) -> float:
+    """x read from the float16 bytes b, with a NaN's payload as NumPy reads it."""
+    return half_nan(int.from_bytes(b, "little")) if x != x else x

@@ -13,7 +13,7 @@ import itertools
 import json
 import struct
 
-from . import _core, _dtypes
+from . import _convert, _core
 
 _BASIC = {
     ("b", 1): "bool", ("i", 1): "int8", ("i", 2): "int16", ("i", 4): "int32", ("i", 8): "int64",
@@ -23,7 +23,7 @@ _BASIC = {
 }
 _KIND = {"?": "b", "b": "i", "h": "i", "i": "i", "l": "i", "q": "i", "n": "i",
          "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u", "N": "u", "P": "u",
-         "e": "f", "f": "f", "d": "f", "Zf": "c", "Zd": "c", "Ze": "c"}
+         "e": "f", "f": "f", "d": "f", "g": "f", "Zf": "c", "Zd": "c", "Ze": "c", "Zg": "c"}
 
 
 class _Leaf:
@@ -39,9 +39,10 @@ class _Leaf:
         code = "s" if f["code"] == "c" else f["code"]  # 'c' is a byte string of one, as in NumPy
         order = ">" if f["order"] == "big" else "<"
         self.code = code
+        self.big = order == ">"
         self.basic = None
-        self.struct = None  # bytes codes ('s', 'p', named 'x') are read and written here
-        if code not in ("s", "p", "x"):
+        self.struct = None  # bytes codes ('s', 'p', named 'x'), 'w', 'g' and 'Zg' are read and written here
+        if code not in ("s", "p", "x", "w", "g", "Zg"):
             kind = _KIND[code]
             self.basic = _BASIC.get((kind, self.size))
             if self.basic is None:  # Ze: a complex of two halves
@@ -50,11 +51,18 @@ class _Leaf:
                 self.struct = struct.Struct(order + "ee")
                 self.basic = "complex32"
             else:
-                self.struct = struct.Struct(order + _dtypes.STRUCT[self.basic])
+                self.struct = struct.Struct(order + _convert.STRUCT[self.basic])
 
     def _one(self, buf, off):
         if self.struct is None:
             raw = bytes(buf[off:off + self.size])
+            if self.code == "w":  # UCS-4, trailing NULs dropped as NumPy reads str items
+                return _convert.ucs4_to_str(raw, self.big)
+            if self.code == "g":  # extended precision: the nearest float
+                return _convert.extended_to_float(raw, self.big)
+            if self.code == "Zg":
+                return complex(_convert.extended_to_float(raw[:16], self.big),
+                               _convert.extended_to_float(raw[16:], self.big))
             if self.code == "p":  # a Pascal string: its length, then at most size - 1 bytes
                 return raw[1:1 + min(raw[0], self.size - 1)] if raw else b""
             if self.code == "s":  # NumPy's bytes fields drop trailing NULs
@@ -63,28 +71,48 @@ class _Leaf:
         v = self.struct.unpack_from(buf, off)
         if len(v) == 2:
             return complex(*v)
+        if self.basic == "float16" and v[0] != v[0]:
+            return _convert.unpack_half(self.struct, buf, off)
         return v[0]
 
     def _put(self, buf, off, value):
+        if self.code == "w":
+            buf[off:off + self.size] = _convert.str_to_ucs4(value, self.size, self.big)
+            return
+        if self.code == "g":
+            buf[off:off + 16] = _convert.float_to_extended(_convert.convert("float64", value), self.big)
+            return
+        if self.code == "Zg":
+            re, im = _convert.convert("complex128", value)
+            buf[off:off + 32] = _convert.float_to_extended(re, self.big) + _convert.float_to_extended(im, self.big)
+            return
         if self.struct is None:
             self._put_bytes(buf, off, value)
             return
         if self.basic == "complex32":
-            c = _dtypes.convert("complex64", value)
+            c = _convert.convert("complex64", value)
             try:
                 self.struct.pack_into(buf, off, *c)
             except OverflowError:
-                self.struct.pack_into(buf, off, *(_dtypes.saturate(x) for x in c))
+                self.struct.pack_into(buf, off, *(_convert.saturate(x) for x in c))
             return
-        v = _dtypes.convert(self.basic, value)
+        v = _convert.convert(self.basic, value)
+        if self.basic == "float16" and v != v:
+            _convert.pack_half_into(self.struct, buf, off, v)
+            return
         try:
             self.struct.pack_into(buf, off, *v) if isinstance(v, tuple) else self.struct.pack_into(buf, off, v)
         except OverflowError:
-            self.struct.pack_into(buf, off, *(_dtypes.saturate(x) for x in (v if isinstance(v, tuple) else (v,))))
+            self.struct.pack_into(buf, off, *(_convert.saturate(x) for x in (v if isinstance(v, tuple) else (v,))))
 
     def _put_bytes(self, buf, off, value):
         if isinstance(value, str):
             value = value.encode()
+        elif self.code == "x" and not isinstance(value, (bytes, bytearray)):
+            try:  # a NumPy void scalar or any other buffer: its bytes
+                value = memoryview(value).tobytes()
+            except TypeError:
+                pass
         if not isinstance(value, (bytes, bytearray)):
             raise TypeError(f"memview: a bytes field needs bytes, not {type(value).__name__!r}")
         value = bytes(value)
@@ -118,12 +146,24 @@ class _Leaf:
 
     def encode(self, buf, off, value):
         off += self.offset
+        value = _plain(value)
         if not self.shape:
             self._put(buf, off, value)
             return
         for v in broadcast_flat(value, self.shape, self.seq):
             self._put(buf, off, v)
             off += self.size
+
+
+def _plain(value):
+    """A NumPy array or scalar (a record scalar np.void among them) as the
+    Python values its tolist() gives; anything else unchanged. NumPy is not
+    imported: its objects are known by their tolist() and shape."""
+    if hasattr(value, "tolist") and hasattr(value, "shape") and hasattr(value, "dtype"):
+        if getattr(value.dtype, "names", None) is None and getattr(value.dtype, "kind", "") == "V":
+            return value.tobytes()  # an unstructured void: its bytes
+        return value.tolist()
+    return value
 
 
 def _nested(value, ndim, seq):
@@ -185,6 +225,7 @@ class _Record:
         return tuple(f.decode(buf, off) for f in self.fields)
 
     def _put(self, buf, off, value):
+        value = _plain(value)
         if isinstance(value, dict):
             missing = [n for n in self.names if n not in value]
             if missing or len(value) != len(self.names):
@@ -222,6 +263,10 @@ class Codec:
             self.top = _field(one)
         else:
             self.top = _Record(desc)
+        if isinstance(self.top, _Record) and not self.top.fields and not self.top.shape and self.itemsize:
+            # "3x" or "T{3x}": an item of opaque bytes (NumPy's unnamed void)
+            self.top = _Leaf({"name": "", "code": "x", "order": "native", "offset": 0, "size": self.itemsize,
+                              "repeat": 1, "shape": None, "record": None})
         #: whether an element is a record (a tuple of fields)
         self.is_record = isinstance(self.top, _Record) and not self.top.shape
         #: the shape of an element that is a sub-array, () otherwise
