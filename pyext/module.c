@@ -21,7 +21,8 @@ live_array(PyObject *o, const char *what)
         return NULL;
     }
     MVArray *a = (MVArray *)o;
-    return mv_check_live(a) < 0 ? NULL : a;
+    /* every caller hands the array to Go: a C-level view gets its handle now */
+    return mv_array_handle(a) == 0 ? NULL : a;
 }
 
 /* The UTF-8 text of a dtype name or format: a str without NUL characters
@@ -578,7 +579,7 @@ core_release(PyObject *mod, PyObject *o)
         return NULL;
     }
     MVArray *a = (MVArray *)o;
-    if (a->handle == 0)
+    if (a->handle == 0 && a->hold == NULL)
         Py_RETURN_NONE; /* releasing twice is harmless, as for memoryview */
     if (a->exports > 0) {
         PyErr_Format(PyExc_BufferError,
@@ -591,11 +592,20 @@ core_release(PyObject *mod, PyObject *o)
         return NULL;
     }
     mv_err e;
+    mv_forget_fresh(a);
     uintptr_t h = a->handle;
     a->handle = 0;
-    int rc;
+    int rc = 0;
+    if (a->cviews > 0) {
+        /* C-level views use this array's handle: Go gets it back when the
+         * last of them goes (mv_drop_hold) */
+        a->kept = h;
+        h = 0;
+    }
     /* freeing CUDA memory may wait for the device */
-    NOGIL(a->device_kind != MV_DEV_CPU, rc = mvgo_release(h, &e));
+    if (h != 0)
+        NOGIL(a->device_kind != MV_DEV_CPU, rc = mvgo_release(h, &e));
+    mv_drop_hold(a); /* a C-level view: its base array may go now */
     if (rc != 0)
         return mv_raise(&e);
     Py_RETURN_NONE;
@@ -783,7 +793,7 @@ mv_install(void)
         goto fail;
     }
     if (PyModule_AddIntConstant(mod, "MAXDIM", MV_MAXDIM) < 0 || mv_protocols_init(mod) < 0 ||
-        mv_add_gopy_functions(mod) < 0 || mv_add_selftests(mod) < 0 ||
+        mv_add_gopy_functions(mod) < 0 || mv_views_init(mod) < 0 || mv_add_selftests(mod) < 0 ||
         PyDict_SetItemString(modules, "memview._core", mod) < 0) {
         Py_DECREF(mod);
         goto fail;

@@ -1,0 +1,943 @@
+/*
+ * views.c — the everyday operations of memview's array type done in C from the
+ * metadata cached in the object: basic indexing (ints, slices, ..., None),
+ * element reads and writes of the basic numeric dtypes, T / transpose, reshape
+ * when it is a view, len and iteration. Go is not called.
+ *
+ * A view made here is a C-level view: it references its base array (hold, the
+ * array whose Go handle keeps the memory) and has no Go handle of its own until
+ * Go code needs one (mv_array_handle makes it then, from hold's handle and the
+ * view's layout). The layout rules are the Go core's (memview/index.go,
+ * reshape.go, transpose.go, contiguity.go), ported; tests/test_views_c.py checks
+ * both against each other over random layouts and keys.
+ *
+ * Whatever the fast path does not cover exactly — other key types, errors,
+ * elements of other dtypes, device memory for elements — goes to the facade's
+ * Python functions set by set_hooks, which call Go as before: errors are
+ * therefore always raised by the one implementation.
+ */
+#include "capi.h"
+#include "_cgo_export.h"
+
+/* The facade's slow paths (memview/_array.py), set by set_hooks. */
+static PyObject *hook_getitem;   /* (a, key) -> value */
+static PyObject *hook_setitem;   /* (a, key, value) -> None */
+static PyObject *hook_transpose; /* (a, args) -> view */
+static PyObject *hook_reshape;   /* (a, args) -> view */
+
+#define BIG ((Py_ssize_t)1 << 62) /* slice bounds are clamped here, as the facade does */
+
+typedef struct {
+    int ndim;
+    Py_ssize_t offset; /* bytes from the parent's element 0 */
+    Py_ssize_t shape[MV_MAXDIM];
+    Py_ssize_t strides[MV_MAXDIM];
+} layout;
+
+/* ---- scalar kinds (from the typestr: native byte order only) ---- */
+
+void
+mv_scalar_kind(MVArray *a)
+{
+    const char *t = a->typestr;
+    a->scalar = MV_SK_NONE;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if ((t[0] != '<' && t[0] != '|') || t[1] == 0 || t[2] == 0)
+        return;
+    const char *n = t + 2;
+    int size = (n[1] == 0) ? n[0] - '0' : (n[0] == '1' && n[1] == '6' && n[2] == 0) ? 16 : -1;
+    if (size != a->itemsize)
+        return;
+    switch (t[1]) {
+    case 'b': if (size == 1) a->scalar = MV_SK_BOOL; break;
+    case 'i': if (size == 1 || size == 2 || size == 4 || size == 8) a->scalar = MV_SK_INT; break;
+    case 'u': if (size == 1 || size == 2 || size == 4 || size == 8) a->scalar = MV_SK_UINT; break;
+    case 'f': if (size == 4 || size == 8) a->scalar = MV_SK_FLOAT; break;
+    case 'c': if (size == 8 || size == 16) a->scalar = MV_SK_COMPLEX; break;
+    default: break;
+    }
+#else
+    (void)t;
+#endif
+}
+
+static PyObject *
+read_scalar(const MVArray *a, const char *p)
+{
+    switch (a->scalar) {
+    case MV_SK_BOOL:
+        return PyBool_FromLong(*(const uint8_t *)p != 0);
+    case MV_SK_INT:
+        switch (a->itemsize) {
+        case 1: return PyLong_FromLong(*(const int8_t *)p);
+        case 2: { int16_t v; memcpy(&v, p, 2); return PyLong_FromLong(v); }
+        case 4: { int32_t v; memcpy(&v, p, 4); return PyLong_FromLong(v); }
+        default: { int64_t v; memcpy(&v, p, 8); return PyLong_FromLongLong(v); }
+        }
+    case MV_SK_UINT:
+        switch (a->itemsize) {
+        case 1: return PyLong_FromLong(*(const uint8_t *)p);
+        case 2: { uint16_t v; memcpy(&v, p, 2); return PyLong_FromLong(v); }
+        case 4: { uint32_t v; memcpy(&v, p, 4); return PyLong_FromUnsignedLong(v); }
+        default: { uint64_t v; memcpy(&v, p, 8); return PyLong_FromUnsignedLongLong(v); }
+        }
+    case MV_SK_FLOAT:
+        if (a->itemsize == 4) { float v; memcpy(&v, p, 4); return PyFloat_FromDouble(v); }
+        else { double v; memcpy(&v, p, 8); return PyFloat_FromDouble(v); }
+    case MV_SK_COMPLEX:
+        if (a->itemsize == 8) { float v[2]; memcpy(v, p, 8); return PyComplex_FromDoubles(v[0], v[1]); }
+        else { double v[2]; memcpy(v, p, 16); return PyComplex_FromDoubles(v[0], v[1]); }
+    }
+    return NULL; /* not reached: callers check a->scalar */
+}
+
+/* write_scalar stores value at p when it converts exactly as the facade's
+ * _dtypes.pack would, for the plain cases: 1 written, 0 not handled here. */
+static int
+write_scalar(const MVArray *a, char *p, PyObject *value)
+{
+    switch (a->scalar) {
+    case MV_SK_BOOL:
+        if (value != Py_True && value != Py_False)
+            return 0;
+        *(uint8_t *)p = value == Py_True;
+        return 1;
+    case MV_SK_INT:
+    case MV_SK_UINT: {
+        if (!PyLong_CheckExact(value))
+            return 0;
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (overflow)
+            return 0; /* the facade says which bound */
+        unsigned bits = (unsigned)a->itemsize * 8;
+        if (a->scalar == MV_SK_INT) {
+            if (bits < 64 && (v < -(1LL << (bits - 1)) || v > (1LL << (bits - 1)) - 1))
+                return 0;
+        } else if (v < 0 || (bits < 64 && v > (long long)((1ULL << bits) - 1))) {
+            return 0; /* uint64 values above 2**63 - 1 go the slow way too */
+        }
+        switch (a->itemsize) {
+        case 1: { int8_t x = (int8_t)v; memcpy(p, &x, 1); break; }
+        case 2: { int16_t x = (int16_t)v; memcpy(p, &x, 2); break; }
+        case 4: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
+        default: { int64_t x = (int64_t)v; memcpy(p, &x, 8); break; }
+        }
+        return 1;
+    }
+    case MV_SK_FLOAT: {
+        double d;
+        if (PyFloat_CheckExact(value))
+            d = PyFloat_AsDouble(value);
+        else if (PyLong_CheckExact(value)) {
+            d = PyLong_AsDouble(value);
+            if (d == -1.0 && PyErr_Occurred()) {
+                PyErr_Clear();
+                return 0;
+            }
+        } else
+            return 0;
+        if (a->itemsize == 8) {
+            memcpy(p, &d, 8);
+            return 1;
+        }
+        if (d != d)
+            return 0; /* NaN payloads: as struct packs them */
+        float f = (float)d; /* out of range: ±inf, as the facade saturates */
+        memcpy(p, &f, 4);
+        return 1;
+    }
+    case MV_SK_COMPLEX: {
+        double re, im;
+        if (PyComplex_CheckExact(value)) {
+            re = PyComplex_RealAsDouble(value);
+            im = PyComplex_ImagAsDouble(value);
+        } else if (PyFloat_CheckExact(value)) {
+            re = PyFloat_AsDouble(value);
+            im = 0.0;
+        } else
+            return 0;
+        if (a->itemsize == 16) {
+            double v[2] = {re, im};
+            memcpy(p, v, 16);
+            return 1;
+        }
+        float v[2] = {(float)re, (float)im};
+        if (re != re || im != im || ((v[0] - v[0]) != 0 && (re - re) == 0) ||
+            ((v[1] - v[1]) != 0 && (im - im) == 0))
+            return 0; /* NaN or overflow: the facade's rules */
+        memcpy(p, v, 8);
+        return 1;
+    }
+    }
+    return 0;
+}
+
+/* ---- layouts ---- */
+
+/* contiguity as memview.Layout.CContiguous / FContiguous (PyBuffer_IsContiguous) */
+static void
+contiguity(const layout *l, Py_ssize_t itemsize, int *c, int *f)
+{
+    Py_ssize_t size = 1;
+    for (int k = 0; k < l->ndim; k++)
+        size *= l->shape[k];
+    if (size == 0) {
+        *c = *f = 1;
+        return;
+    }
+    uint64_t sd = (uint64_t)itemsize;
+    *c = 1;
+    for (int k = l->ndim - 1; k >= 0; k--) {
+        if (l->shape[k] > 1 && (uint64_t)l->strides[k] != sd) {
+            *c = 0;
+            break;
+        }
+        sd *= (uint64_t)l->shape[k];
+    }
+    sd = (uint64_t)itemsize;
+    *f = 1;
+    for (int k = 0; k < l->ndim; k++) {
+        if (l->shape[k] > 1 && (uint64_t)l->strides[k] != sd) {
+            *f = 0;
+            break;
+        }
+        sd *= (uint64_t)l->shape[k];
+    }
+}
+
+static Py_ssize_t
+clamp(Py_ssize_t v)
+{
+    return v < -BIG ? -BIG : v > BIG ? BIG : v;
+}
+
+typedef struct {
+    int kind; /* 0 int, 1 slice, 2 ellipsis, 3 newaxis */
+    Py_ssize_t i, start, stop, step;
+} key_item;
+
+/* parse_item reads one key item: 1, or 0 when the fast path does not take it. */
+static int
+parse_item(PyObject *k, key_item *out)
+{
+    if (PyLong_CheckExact(k)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
+        if (overflow || v < -BIG || v > BIG)
+            return 0;
+        out->kind = 0;
+        out->i = (Py_ssize_t)v;
+        return 1;
+    }
+    if (PySlice_Check(k)) {
+        Py_ssize_t start, stop, step;
+        if (PySlice_Unpack(k, &start, &stop, &step) < 0) {
+            PyErr_Clear(); /* the slow path says what is wrong */
+            return 0;
+        }
+        out->kind = 1;
+        out->start = clamp(start);
+        out->stop = clamp(stop);
+        out->step = clamp(step);
+        return 1;
+    }
+    if (k == Py_Ellipsis) {
+        out->kind = 2;
+        return 1;
+    }
+    if (k == Py_None) {
+        out->kind = 3;
+        return 1;
+    }
+    return 0;
+}
+
+/* index_layout applies a basic-indexing key to a's layout as memview's Layout.index
+ * does: 1 done (*scalar says whether one element is selected), 0 for the slow
+ * path (other key types, and every error: the slow path raises it). */
+static int
+index_layout(const MVArray *a, PyObject *key, layout *out, int *scalar)
+{
+    key_item items[2 * MV_MAXDIM];
+    Py_ssize_t n;
+    if (PyTuple_Check(key)) {
+        n = PyTuple_Size(key);
+        if (n > 2 * MV_MAXDIM)
+            return 0;
+        for (Py_ssize_t j = 0; j < n; j++)
+            if (!parse_item(PyTuple_GetItem(key, j), &items[j]))
+                return 0;
+    } else {
+        n = 1;
+        if (!parse_item(key, &items[0]))
+            return 0;
+    }
+    int consumed = 0, ellipses = 0, ints = 0, newaxes = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        switch (items[j].kind) {
+        case 0: consumed++; ints++; break;
+        case 1: consumed++; break;
+        case 2: ellipses++; break;
+        default: newaxes++; break;
+        }
+    }
+    int nd = a->ndim;
+    if (ellipses > 1 || consumed > nd || nd - ints + newaxes > MV_MAXDIM)
+        return 0;
+    out->ndim = 0;
+    out->offset = 0;
+    int d = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        key_item *x = &items[j];
+        switch (x->kind) {
+        case 3:
+            out->shape[out->ndim] = 1;
+            out->strides[out->ndim++] = 0;
+            break;
+        case 2:
+            for (int k = 0; k < nd - consumed; k++, d++) {
+                out->shape[out->ndim] = a->shape[d];
+                out->strides[out->ndim++] = a->strides[d];
+            }
+            break;
+        case 0: {
+            Py_ssize_t len = a->shape[d], i = x->i;
+            if (i < -len || i >= len)
+                return 0;
+            if (i < 0)
+                i += len;
+            out->offset += i * a->strides[d];
+            d++;
+            break;
+        }
+        default: {
+            Py_ssize_t start = x->start, stop = x->stop, step = x->step;
+            Py_ssize_t len = PySlice_AdjustIndices(a->shape[d], &start, &stop, step);
+            if (len == 0) {
+                start = 0; /* as NumPy: an empty slice points at position 0 with step 1 */
+                step = 1;
+            }
+            Py_ssize_t stride;
+            /* as memview's mulInt: a product must fit in ±(2**63 - 1) */
+            if (__builtin_mul_overflow(step, a->strides[d], &stride) || stride == PY_SSIZE_T_MIN)
+                stride = step < 0 ? -a->strides[d] : a->strides[d]; /* one position only */
+            out->offset += start * a->strides[d];
+            out->shape[out->ndim] = len;
+            out->strides[out->ndim++] = stride;
+            d++;
+            break;
+        }
+        }
+    }
+    for (; d < nd; d++) {
+        out->shape[out->ndim] = a->shape[d];
+        out->strides[out->ndim++] = a->strides[d];
+    }
+    Py_ssize_t size = 1;
+    for (int k = 0; k < out->ndim; k++)
+        size *= out->shape[k];
+    if (size == 0) {
+        /* An empty view keeps an offset inside the parent's reach (else the
+         * parent's own). */
+        Py_ssize_t imin = 0, imax = 0;
+        if (a->len > 0) {
+            for (int k = 0; k < nd; k++) {
+                Py_ssize_t s = a->strides[k] * (a->shape[k] - 1);
+                if (s < 0)
+                    imin += s;
+                else
+                    imax += s;
+            }
+        }
+        if (out->offset < imin || out->offset > imax)
+            out->offset = 0;
+    }
+    *scalar = ellipses == 0 && newaxes == 0 && ints == n && ints == nd;
+    return 1;
+}
+
+/* ---- C-level views ---- */
+
+static char *
+copy_string(const char *s, char *inline_buf, const char *parent_inline)
+{
+    if (s == parent_inline) {
+        memcpy(inline_buf, parent_inline, 16);
+        return inline_buf;
+    }
+    size_t n = strlen(s) + 1;
+    char *out = PyMem_Malloc(n);
+    if (out != NULL)
+        memcpy(out, s, n);
+    return out;
+}
+
+/* make_view: a new array over p's memory with layout l (offset from p->buf). */
+static PyObject *
+make_view(MVArray *p, const layout *l)
+{
+    PyTypeObject *tp = (PyTypeObject *)(mv_array_type ? mv_array_type : mv_array_base_type);
+    allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
+    MVArray *v = (MVArray *)alloc(tp, 0);
+    if (v == NULL)
+        return NULL;
+    /* Until hold is set the object is "released": dealloc frees what is set. */
+    v->format = copy_string(p->format, v->fmt_inline, p->fmt_inline);
+    v->dtype = copy_string(p->dtype, v->dtype_inline, p->dtype_inline);
+    if (v->format == NULL || v->dtype == NULL) {
+        Py_DECREF(v);
+        return PyErr_NoMemory();
+    }
+    int nd = l->ndim;
+    if (nd > 0) {
+        v->shape = PyMem_Malloc(3 * (size_t)nd * sizeof(Py_ssize_t));
+        if (v->shape == NULL) {
+            Py_DECREF(v);
+            return PyErr_NoMemory();
+        }
+        v->strides = v->shape + nd;
+        memcpy(v->shape, l->shape, (size_t)nd * sizeof(Py_ssize_t));
+        memcpy(v->strides, l->strides, (size_t)nd * sizeof(Py_ssize_t));
+    }
+    Py_ssize_t size = 1;
+    for (int k = 0; k < nd; k++)
+        size *= l->shape[k];
+    v->buf = p->buf + l->offset;
+    v->len = size * p->itemsize;
+    v->itemsize = p->itemsize;
+    v->ndim = nd;
+    v->readonly = p->readonly;
+    contiguity(l, p->itemsize, &v->c_contig, &v->f_contig);
+    memcpy(v->typestr, p->typestr, sizeof v->typestr);
+    memcpy(v->device, p->device, sizeof v->device);
+    v->device_kind = p->device_kind;
+    v->device_id = p->device_id;
+    v->pending = p->pending; /* the memory's shared pending-stream word */
+    v->scalar = p->scalar;
+    v->dl_strides = v->shape ? (int64_t *)v->shape + 2 * nd : NULL;
+    mv_dlpack_cache(v);
+    PyObject *base = p->base ? p->base : (PyObject *)p;
+    Py_INCREF(base);
+    v->base = base;
+    MVArray *hold = p->hold ? p->hold : p;
+    Py_INCREF((PyObject *)hold);
+    hold->cviews++;
+    v->hold = hold;
+    return (PyObject *)v;
+}
+
+/* Handles made for C-level views during a call that then fails are given back
+ * (mv_undo_fresh_handles, from mv_raise and the slow paths): a failed call
+ * leaves the Go side as it found it. The handle is a cache of the view's
+ * layout, used by Go only during calls, so it can go whenever no call runs on
+ * the array (busy == 0); the next Go call makes it again. */
+#define NFRESH 16
+static _Thread_local struct {
+    MVArray *a; /* borrowed: removed by mv_forget_fresh before the array goes */
+    uintptr_t h;
+} fresh[NFRESH];
+static _Thread_local int nfresh;
+
+void
+mv_forget_fresh(MVArray *a)
+{
+    for (int k = 0; k < nfresh; k++)
+        if (fresh[k].a == a)
+            fresh[k].a = NULL;
+}
+
+void
+mv_undo_fresh_handles(void)
+{
+    int n = nfresh;
+    nfresh = 0;
+    for (int k = 0; k < n; k++) {
+        MVArray *a = fresh[k].a;
+        if (a != NULL && a->handle == fresh[k].h && a->hold != NULL && a->busy == 0) {
+            a->handle = 0;
+            if (mv_go_usable())
+                mvgo_release(fresh[k].h, NULL);
+        }
+    }
+}
+
+uintptr_t
+mv_array_handle(MVArray *a)
+{
+    if (a->handle != 0)
+        return a->handle;
+    if (a->hold == NULL) {
+        mv_check_live(a);
+        return 0;
+    }
+    if (mv_check_go() < 0)
+        return 0;
+    MVArray *h = a->hold;
+    uintptr_t root = h->handle ? h->handle : h->kept;
+    int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
+    for (int k = 0; k < a->ndim; k++) {
+        shape[k] = a->shape[k];
+        strides[k] = a->strides[k];
+    }
+    uintptr_t out = 0;
+    mv_err e;
+    if (mvgo_layout_view(root, (int64_t)(a->buf - h->buf), a->ndim, shape, strides, a->readonly, &out, &e) != 0) {
+        mv_raise(&e);
+        return 0;
+    }
+    a->handle = out;
+    if (nfresh == NFRESH) { /* the oldest is kept for good */
+        memmove(fresh, fresh + 1, (NFRESH - 1) * sizeof fresh[0]);
+        nfresh--;
+    }
+    fresh[nfresh].a = a;
+    fresh[nfresh++].h = out;
+    return out;
+}
+
+void
+mv_drop_hold(MVArray *a)
+{
+    MVArray *h = a->hold;
+    if (h == NULL)
+        return;
+    a->hold = NULL;
+    if (--h->cviews == 0 && h->handle == 0 && h->kept != 0) {
+        /* released while C-level views used its handle: give it back now */
+        uintptr_t k = h->kept;
+        h->kept = 0;
+        if (mv_go_usable())
+            NOGIL(h->device_kind != MV_DEV_CPU, mvgo_release(k, NULL));
+    }
+    Py_DECREF((PyObject *)h);
+}
+
+/* ---- slots and methods ---- */
+
+static PyObject *
+slow_call(PyObject *hook, PyObject *self, PyObject *arg, PyObject *arg2)
+{
+    if (hook == NULL) {
+        PyErr_SetString(PyExc_SystemError, "memview: the array type's Python functions are not set");
+        return NULL;
+    }
+    PyObject *r = PyObject_CallFunctionObjArgs(hook, self, arg, arg2, NULL);
+    if (r == NULL)
+        mv_undo_fresh_handles();
+    return r;
+}
+
+static PyObject *
+array_subscript(PyObject *self, PyObject *key)
+{
+    MVArray *a = (MVArray *)self;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    layout l;
+    int scalar;
+    if (!index_layout(a, key, &l, &scalar))
+        return slow_call(hook_getitem, self, key, NULL);
+    if (scalar) {
+        if (a->scalar != MV_SK_NONE && a->device_kind == MV_DEV_CPU)
+            return read_scalar(a, a->buf + l.offset);
+        return slow_call(hook_getitem, self, key, NULL);
+    }
+    return make_view(a, &l);
+}
+
+static int
+array_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
+{
+    MVArray *a = (MVArray *)self;
+    if (value == NULL) {
+        PyErr_SetString(PyExc_ValueError, "memview: cannot delete array elements");
+        return -1;
+    }
+    if (mv_check_live(a) < 0)
+        return -1;
+    layout l;
+    int scalar;
+    if (a->scalar != MV_SK_NONE && a->device_kind == MV_DEV_CPU && !a->readonly &&
+        index_layout(a, key, &l, &scalar) && scalar && write_scalar(a, a->buf + l.offset, value))
+        return 0;
+    PyObject *r = slow_call(hook_setitem, self, key, value);
+    if (r == NULL)
+        return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+static Py_ssize_t
+array_length(PyObject *self)
+{
+    MVArray *a = (MVArray *)self;
+    if (mv_check_live(a) < 0)
+        return -1;
+    if (a->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "len() of unsized object");
+        return -1;
+    }
+    return a->shape[0];
+}
+
+/* sq_item: a[i] for i >= 0 (iteration) */
+static PyObject *
+array_item(PyObject *self, Py_ssize_t i)
+{
+    MVArray *a = (MVArray *)self;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    if (a->ndim == 0 || i < 0 || i >= a->shape[0]) {
+        PyObject *k = PyLong_FromSsize_t(i);
+        if (k == NULL)
+            return NULL;
+        PyObject *r = slow_call(hook_getitem, self, k, NULL); /* raises */
+        Py_DECREF(k);
+        return r;
+    }
+    layout l;
+    l.ndim = a->ndim - 1;
+    l.offset = i * a->strides[0];
+    memcpy(l.shape, a->shape + 1, (size_t)l.ndim * sizeof(Py_ssize_t));
+    memcpy(l.strides, a->strides + 1, (size_t)l.ndim * sizeof(Py_ssize_t));
+    if (l.ndim == 0) {
+        if (a->scalar != MV_SK_NONE && a->device_kind == MV_DEV_CPU)
+            return read_scalar(a, a->buf + l.offset);
+        PyObject *k = PyLong_FromSsize_t(i);
+        if (k == NULL)
+            return NULL;
+        PyObject *r = slow_call(hook_getitem, self, k, NULL);
+        Py_DECREF(k);
+        return r;
+    }
+    return make_view(a, &l);
+}
+
+static PyObject *
+array_iter(PyObject *self)
+{
+    MVArray *a = (MVArray *)self;
+    if (mv_check_live(a) < 0) /* checked now, not at the first next() */
+        return NULL;
+    if (a->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "iteration over a 0-d array");
+        return NULL;
+    }
+    return PySeqIter_New(self);
+}
+
+/* seq is a tuple or a list (int_args): its size and borrowed items */
+static Py_ssize_t
+seq_size(PyObject *seq)
+{
+    return PyTuple_Check(seq) ? PyTuple_Size(seq) : PyList_Size(seq);
+}
+
+static PyObject *
+seq_item(PyObject *seq, Py_ssize_t k)
+{
+    return PyTuple_Check(seq) ? PyTuple_GetItem(seq, k) : PyList_GetItem(seq, k);
+}
+
+/* transpose_layout: 1 done, 0 for the slow path. axes NULL reverses. */
+static int
+transpose_layout(const MVArray *a, PyObject *axes, layout *out)
+{
+    int nd = a->ndim, perm[MV_MAXDIM];
+    Py_ssize_t n = axes ? seq_size(axes) : 0;
+    if (n == 0) {
+        for (int k = 0; k < nd; k++)
+            perm[k] = nd - 1 - k;
+    } else {
+        if (n != nd)
+            return 0;
+        int seen[MV_MAXDIM] = {0};
+        for (int k = 0; k < nd; k++) {
+            PyObject *x = seq_item(axes, k);
+            if (!PyLong_CheckExact(x))
+                return 0;
+            long v = PyLong_AsLong(x);
+            if (v == -1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                return 0;
+            }
+            if (v < -nd || v >= nd)
+                return 0;
+            if (v < 0)
+                v += nd;
+            if (seen[v]++)
+                return 0;
+            perm[k] = (int)v;
+        }
+    }
+    out->ndim = nd;
+    out->offset = 0;
+    for (int k = 0; k < nd; k++) {
+        out->shape[k] = a->shape[perm[k]];
+        out->strides[k] = a->strides[perm[k]];
+    }
+    return 1;
+}
+
+PyObject *
+mv_get_T(PyObject *self, void *c)
+{
+    MVArray *a = (MVArray *)self;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    layout l;
+    transpose_layout(a, NULL, &l);
+    return make_view(a, &l);
+}
+
+/* The sequence of ints in args (f(*ints) or f(seq)), as a new reference to a
+ * tuple or list; NULL without an exception when it is some other form. */
+static PyObject *
+int_args(PyObject *args, int none_ok)
+{
+    PyObject *seq = args;
+    if (PyTuple_Size(args) == 1) {
+        PyObject *x = PyTuple_GetItem(args, 0);
+        if (none_ok && x == Py_None)
+            return PyTuple_New(0);
+        if (PyTuple_Check(x) || PyList_Check(x))
+            seq = x;
+    }
+    Py_INCREF(seq);
+    return seq;
+}
+
+static PyObject *
+array_transpose(PyObject *self, PyObject *args)
+{
+    MVArray *a = (MVArray *)self;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    PyObject *axes = int_args(args, 1);
+    if (axes == NULL)
+        return NULL;
+    layout l;
+    int ok = transpose_layout(a, axes, &l);
+    Py_DECREF(axes);
+    if (!ok)
+        return slow_call(hook_transpose, self, args, NULL);
+    return make_view(a, &l);
+}
+
+/* nocopy_reshape is memview's nocopyReshape (NumPy's _attempt_nocopy_reshape, C
+ * order): 1 with strides in out, 0 if the reshape needs a copy. */
+static int
+nocopy_reshape(const MVArray *a, const Py_ssize_t *newshape, int nn, Py_ssize_t *newstrides)
+{
+    Py_ssize_t olddims[MV_MAXDIM], oldstrides[MV_MAXDIM];
+    int on = 0;
+    for (int k = 0; k < a->ndim; k++) {
+        if (a->shape[k] != 1) {
+            olddims[on] = a->shape[k];
+            oldstrides[on++] = a->strides[k];
+        }
+    }
+    int oi = 0, oj = 1, ni = 0, nj = 1;
+    while (ni < nn && oi < on) {
+        Py_ssize_t np = newshape[ni], op = olddims[oi];
+        while (np != op) {
+            if (np < op) {
+                if (nj >= nn)
+                    return 0;
+                np *= newshape[nj++];
+            } else {
+                if (oj >= on)
+                    return 0;
+                op *= olddims[oj++];
+            }
+        }
+        for (int ok = oi; ok < oj - 1; ok++)
+            if (oldstrides[ok] != olddims[ok + 1] * oldstrides[ok + 1])
+                return 0;
+        newstrides[nj - 1] = oldstrides[oj - 1];
+        for (int nk = nj - 1; nk > ni; nk--)
+            newstrides[nk - 1] = newstrides[nk] * newshape[nk];
+        ni = nj++;
+        oi = oj++;
+    }
+    Py_ssize_t last = ni >= 1 ? newstrides[ni - 1] : a->itemsize;
+    for (int nk = ni; nk < nn; nk++)
+        newstrides[nk] = last;
+    return 1;
+}
+
+/* reshape_layout: 1 done, 0 for the slow path (every error included). */
+static int
+reshape_layout(const MVArray *a, PyObject *seq, layout *out)
+{
+    Py_ssize_t n = seq_size(seq);
+    if (n > MV_MAXDIM)
+        return 0;
+    Py_ssize_t size = 1, known = 1;
+    for (int k = 0; k < a->ndim; k++)
+        size *= a->shape[k];
+    int unknown = -1;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *x = seq_item(seq, k);
+        if (!PyLong_CheckExact(x))
+            return 0;
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(x, &overflow);
+        if (overflow || (v == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (v == -1) {
+            if (unknown >= 0)
+                return 0;
+            unknown = (int)k;
+        } else if (v < 0 || __builtin_mul_overflow(known, (Py_ssize_t)v, &known)) {
+            return 0;
+        }
+        out->shape[k] = (Py_ssize_t)v;
+    }
+    if (unknown >= 0) {
+        if (known == 0 || size % known != 0)
+            return 0;
+        out->shape[unknown] = size / known;
+    } else if (known != size) {
+        return 0;
+    }
+    out->ndim = (int)n;
+    out->offset = 0;
+    if (a->c_contig) {
+        Py_ssize_t sd = a->itemsize;
+        for (int k = (int)n - 1; k >= 0; k--) {
+            out->strides[k] = sd;
+            if (out->shape[k] > 0 && __builtin_mul_overflow(sd, out->shape[k], &sd))
+                return 0;
+        }
+        return 1;
+    }
+    return nocopy_reshape(a, out->shape, (int)n, out->strides);
+}
+
+static PyObject *
+array_reshape(PyObject *self, PyObject *args)
+{
+    MVArray *a = (MVArray *)self;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    PyObject *seq = int_args(args, 0);
+    if (seq == NULL)
+        return NULL;
+    layout l;
+    int ok = reshape_layout(a, seq, &l);
+    Py_DECREF(seq);
+    if (!ok)
+        return slow_call(hook_reshape, self, args, NULL);
+    return make_view(a, &l);
+}
+
+PyMethodDef mv_view_methods[] = {
+    {"transpose", array_transpose, METH_VARARGS,
+     "transpose(*axes): a view with the axes permuted (reversed when none are given)."},
+    {"reshape", array_reshape, METH_VARARGS,
+     "reshape(*shape): a view with a new shape; ValueError when the layout needs a copy "
+     "(call copy() first)."},
+    {NULL},
+};
+
+
+PyType_Slot mv_view_slots[] = {
+    {Py_mp_subscript, array_subscript},
+    {Py_mp_ass_subscript, array_ass_subscript},
+    {Py_mp_length, array_length},
+    {Py_sq_length, array_length},
+    {Py_sq_item, array_item},
+    {Py_tp_iter, array_iter},
+    {0, NULL},
+};
+
+/* set_hooks(getitem, setitem, transpose, reshape): the facade's slow paths */
+static PyObject *
+core_set_hooks(PyObject *mod, PyObject *args)
+{
+    PyObject *g, *s, *t, *r;
+    if (!PyArg_ParseTuple(args, "OOOO", &g, &s, &t, &r))
+        return NULL;
+    PyObject *old[4] = {hook_getitem, hook_setitem, hook_transpose, hook_reshape};
+    Py_INCREF(g);
+    Py_INCREF(s);
+    Py_INCREF(t);
+    Py_INCREF(r);
+    hook_getitem = g;
+    hook_setitem = s;
+    hook_transpose = t;
+    hook_reshape = r;
+    for (int k = 0; k < 4; k++)
+        Py_XDECREF(old[k]);
+    Py_RETURN_NONE;
+}
+
+/* _c_layout(a, op, arg) -> (shape, strides, offset) or None: the layout the C
+ * fast path computes for a[arg] (op "index"), a.transpose(*arg) ("transpose")
+ * or a.reshape(*arg) ("reshape"), None where it leaves the work to Go; for the
+ * differential tests against the Go core. */
+static PyObject *
+core_c_layout(PyObject *mod, PyObject *args)
+{
+    PyObject *o, *arg;
+    const char *op;
+    if (!PyArg_ParseTuple(args, "OsO", &o, &op, &arg))
+        return NULL;
+    if (!mv_is_array(o)) {
+        PyErr_SetString(PyExc_TypeError, "memview: _c_layout needs a memview.Array");
+        return NULL;
+    }
+    MVArray *a = (MVArray *)o;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    layout l;
+    int ok, scalar = 0;
+    if (strcmp(op, "index") == 0)
+        ok = index_layout(a, arg, &l, &scalar);
+    else if (strcmp(op, "transpose") == 0 || strcmp(op, "reshape") == 0) {
+        PyObject *seq = PySequence_Tuple(arg);
+        if (seq == NULL)
+            return NULL;
+        ok = op[0] == 't' ? transpose_layout(a, seq, &l) : reshape_layout(a, seq, &l);
+        Py_DECREF(seq);
+    } else {
+        PyErr_Format(PyExc_ValueError, "memview: _c_layout: unknown op %s", op);
+        return NULL;
+    }
+    if (!ok)
+        Py_RETURN_NONE;
+    PyObject *shape = PyTuple_New(l.ndim), *strides = PyTuple_New(l.ndim);
+    if (shape == NULL || strides == NULL) {
+        Py_XDECREF(shape);
+        Py_XDECREF(strides);
+        return NULL;
+    }
+    for (int k = 0; k < l.ndim; k++) {
+        PyTuple_SetItem(shape, k, PyLong_FromSsize_t(l.shape[k]));
+        PyTuple_SetItem(strides, k, PyLong_FromSsize_t(l.strides[k]));
+    }
+    int c, f;
+    contiguity(&l, a->itemsize, &c, &f);
+    return Py_BuildValue("(NNnOii)", shape, strides, l.offset, scalar ? Py_True : Py_False, c, f);
+}
+
+static PyMethodDef view_functions[] = {
+    {"set_hooks", core_set_hooks, METH_VARARGS, "set_hooks(getitem, setitem, transpose, reshape)"},
+    {"_c_layout", core_c_layout, METH_VARARGS,
+     "_c_layout(a, op, arg) -> (shape, strides, offset, scalar, c, f) or None (tests)"},
+    {NULL},
+};
+
+int
+mv_views_init(PyObject *mod)
+{
+    return PyModule_AddFunctions(mod, view_functions);
+}
