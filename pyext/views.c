@@ -592,7 +592,13 @@ array_item(PyObject *self, Py_ssize_t i)
     MVArray *a = (MVArray *)self;
     if (mv_check_live(a) < 0)
         return NULL;
-    if (a->ndim == 0 || i < 0 || i >= a->shape[0]) {
+    if (a->ndim > 0 && (i < 0 || i >= a->shape[0])) {
+        /* the end of an iteration: Go's message, without Go */
+        PyErr_Format(PyExc_IndexError, "memview: index %zd is out of bounds for axis 0 with size %zd", i,
+                     a->shape[0]);
+        return NULL;
+    }
+    if (a->ndim == 0) {
         PyObject *k = PyLong_FromSsize_t(i);
         if (k == NULL)
             return NULL;
