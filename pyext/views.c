@@ -585,7 +585,7 @@ array_length(PyObject *self)
     return a->shape[0];
 }
 
-/* sq_item: a[i] for i >= 0 (iteration) */
+/* a[i] for i >= 0 (iteration) */
 static PyObject *
 array_item(PyObject *self, Py_ssize_t i)
 {
@@ -609,8 +609,10 @@ array_item(PyObject *self, Py_ssize_t i)
     layout l;
     l.ndim = a->ndim - 1;
     l.offset = i * a->strides[0];
-    memcpy(l.shape, a->shape + 1, (size_t)l.ndim * sizeof(Py_ssize_t));
-    memcpy(l.strides, a->strides + 1, (size_t)l.ndim * sizeof(Py_ssize_t));
+    for (int k = 0; k < l.ndim; k++) {
+        l.shape[k] = a->shape[k + 1];
+        l.strides[k] = a->strides[k + 1];
+    }
     if (l.ndim == 0) {
         if (a->scalar != MV_SK_NONE && a->device_kind == MV_DEV_CPU)
             return read_scalar(a, a->buf + l.offset);
@@ -624,6 +626,53 @@ array_item(PyObject *self, Py_ssize_t i)
     return make_view(a, &l);
 }
 
+/* The iterator over the first axis: a[0], a[1], ... (views or elements). */
+typedef struct {
+    PyObject_HEAD
+    PyObject *arr; /* NULL once exhausted */
+    Py_ssize_t i;
+} array_iterator;
+
+static PyObject *iterator_type;
+
+static void
+iterator_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    Py_CLEAR(((array_iterator *)self)->arr);
+    freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyObject *
+iterator_next(PyObject *self)
+{
+    array_iterator *it = (array_iterator *)self;
+    if (it->arr == NULL)
+        return NULL;
+    MVArray *a = (MVArray *)it->arr;
+    if (a->ndim > 0 && it->i >= a->shape[0]) {
+        Py_CLEAR(it->arr);
+        return NULL; /* StopIteration */
+    }
+    return array_item(it->arr, it->i++);
+}
+
+static PyType_Slot iterator_slots[] = {
+    {Py_tp_dealloc, iterator_dealloc},
+    {Py_tp_iter, PyObject_SelfIter},
+    {Py_tp_iternext, iterator_next},
+    {0, NULL},
+};
+
+static PyType_Spec iterator_spec = {
+    .name = "memview._core.ArrayIterator",
+    .basicsize = sizeof(array_iterator),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = iterator_slots,
+};
+
 static PyObject *
 array_iter(PyObject *self)
 {
@@ -634,7 +683,16 @@ array_iter(PyObject *self)
         PyErr_SetString(PyExc_TypeError, "iteration over a 0-d array");
         return NULL;
     }
-    return PySeqIter_New(self);
+    if (iterator_type == NULL && (iterator_type = PyType_FromSpec(&iterator_spec)) == NULL)
+        return NULL;
+    allocfunc alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)iterator_type, Py_tp_alloc);
+    array_iterator *it = (array_iterator *)alloc((PyTypeObject *)iterator_type, 0);
+    if (it == NULL)
+        return NULL;
+    Py_INCREF(self);
+    it->arr = self;
+    it->i = 0;
+    return (PyObject *)it;
 }
 
 /* seq is a tuple or a list (int_args): its size and borrowed items */
@@ -860,7 +918,6 @@ PyType_Slot mv_view_slots[] = {
     {Py_mp_ass_subscript, array_ass_subscript},
     {Py_mp_length, array_length},
     {Py_sq_length, array_length},
-    {Py_sq_item, array_item},
     {Py_tp_iter, array_iter},
     {0, NULL},
 };
