@@ -54,6 +54,12 @@ typedef struct mv_array_s {
     uintptr_t kept;        /* the handle of an array released while cviews > 0, given back
                             * to Go when the last of them goes */
     int scalar;            /* MV_SK_*: how C reads and writes one element */
+    /* Imports made in C (import_fast.c): the exporter's Py_buffer, owned by the
+     * array until release(); Go gets a Py_buffer of its own when it needs the
+     * array. The array is also live while import is set. */
+    Py_buffer *import;
+    Py_buffer *kept_import; /* import of an array released while cviews > 0 */
+    int import_flags;      /* the PyBUF_* request of the import */
 } MVArray;
 
 /* Element kinds C reads and writes itself (native byte order); others go
@@ -110,6 +116,14 @@ void mv_drop_hold(MVArray *a);
  * the last failure (a failed call leaves Go as it found it); mv_forget_fresh
  * forgets an array that goes or is released. */
 void mv_undo_fresh_handles(void);
+/* import_fast.c: mv_import_fast makes an array over view (taking it) without
+ * Go, or returns NULL — with an exception only for a failure of its own (out
+ * of memory); without one the caller takes the Go path. mv_import_handle gives
+ * Go the import (a Py_buffer of its own) and returns the new handle, 0 with an
+ * exception. mv_import_free releases and frees *v and sets it NULL. */
+PyObject *mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags);
+uintptr_t mv_import_handle(MVArray *a, Py_buffer *v);
+void mv_import_free(Py_buffer **v);
 void mv_forget_fresh(MVArray *a);
 void mv_scalar_kind(MVArray *a);
 PyObject *mv_get_T(PyObject *self, void *closure);

@@ -114,6 +114,8 @@ array_dealloc(PyObject *self)
             NOGIL(a->device_kind != MV_DEV_CPU, mvgo_release(h, NULL));
     }
     mv_drop_hold(a);
+    mv_import_free(&a->import);
+    mv_import_free(&a->kept_import);
     Py_CLEAR(a->base);
     PyMem_Free(a->shape);
     if (a->format != NULL && a->format != a->fmt_inline)
@@ -130,7 +132,7 @@ mv_check_live(MVArray *a)
 {
     /* handle and hold are 0 once released, and in a zeroed object (which Python
      * cannot make: tp_new refuses); every other field is then unused. */
-    if (a->handle == 0 && a->hold == NULL) {
+    if (a->handle == 0 && a->hold == NULL && a->import == NULL) {
         PyErr_SetString(PyExc_ValueError, "memview: operation on a released array");
         return -1;
     }
@@ -193,7 +195,7 @@ static PyObject *get_typestr(PyObject *self, void *c) { LIVE; return PyUnicode_F
 static PyObject *get_ptr(PyObject *self, void *c) { LIVE; return PyLong_FromVoidPtr(A->buf); }
 static PyObject *get_device(PyObject *self, void *c) { LIVE; return PyUnicode_FromString(A->device); }
 static PyObject *get_exports(PyObject *self, void *c) { return PyLong_FromSsize_t(A->exports); }
-static PyObject *get_released(PyObject *self, void *c) { return PyBool_FromLong(A->handle == 0 && A->hold == NULL); }
+static PyObject *get_released(PyObject *self, void *c) { return PyBool_FromLong(A->handle == 0 && A->hold == NULL && A->import == NULL); }
 static PyObject *get_base(PyObject *self, void *c)
 {
     LIVE;

@@ -458,12 +458,40 @@ mv_undo_fresh_handles(void)
     nfresh = 0;
     for (int k = 0; k < n; k++) {
         MVArray *a = fresh[k].a;
-        if (a != NULL && a->handle == fresh[k].h && a->hold != NULL && a->busy == 0) {
+        if (a != NULL && a->handle == fresh[k].h && (a->hold != NULL || a->import != NULL) && a->busy == 0) {
             a->handle = 0;
             if (mv_go_usable())
                 mvgo_release(fresh[k].h, NULL);
         }
     }
+}
+
+static void
+record_fresh(MVArray *a, uintptr_t h)
+{
+    if (nfresh == NFRESH) { /* the oldest is kept for good */
+        memmove(fresh, fresh + 1, (NFRESH - 1) * sizeof fresh[0]);
+        nfresh--;
+    }
+    fresh[nfresh].a = a;
+    fresh[nfresh++].h = h;
+}
+
+/* root_handle: the handle of h, the array a C-level view holds (made now for
+ * an import that Go has not seen); 0 with an exception. */
+static uintptr_t
+root_handle(MVArray *h)
+{
+    if (h->handle != 0)
+        return h->handle;
+    if (h->kept != 0)
+        return h->kept;
+    if (h->import != NULL)
+        return mv_array_handle(h);
+    if (h->kept_import != NULL) /* released while views use it: given back with them */
+        return h->kept = mv_import_handle(h, h->kept_import);
+    PyErr_SetString(PyExc_SystemError, "memview: a view's base array has no memory");
+    return 0;
 }
 
 uintptr_t
@@ -472,13 +500,25 @@ mv_array_handle(MVArray *a)
     if (a->handle != 0)
         return a->handle;
     if (a->hold == NULL) {
-        mv_check_live(a);
-        return 0;
+        if (a->import == NULL) {
+            mv_check_live(a);
+            return 0;
+        }
+        if (mv_check_go() < 0)
+            return 0;
+        uintptr_t h = mv_import_handle(a, a->import);
+        if (h != 0) {
+            a->handle = h;
+            record_fresh(a, h);
+        }
+        return h;
     }
     if (mv_check_go() < 0)
         return 0;
     MVArray *h = a->hold;
-    uintptr_t root = h->handle ? h->handle : h->kept;
+    uintptr_t root = root_handle(h);
+    if (root == 0)
+        return 0;
     int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
     for (int k = 0; k < a->ndim; k++) {
         shape[k] = a->shape[k];
@@ -491,12 +531,7 @@ mv_array_handle(MVArray *a)
         return 0;
     }
     a->handle = out;
-    if (nfresh == NFRESH) { /* the oldest is kept for good */
-        memmove(fresh, fresh + 1, (NFRESH - 1) * sizeof fresh[0]);
-        nfresh--;
-    }
-    fresh[nfresh].a = a;
-    fresh[nfresh++].h = out;
+    record_fresh(a, out);
     return out;
 }
 
@@ -507,13 +542,15 @@ mv_drop_hold(MVArray *a)
     if (h == NULL)
         return;
     a->hold = NULL;
-    if (--h->cviews == 0 && h->handle == 0 && h->kept != 0) {
+    if (--h->cviews == 0 && h->kept != 0) {
         /* released while C-level views used its handle: give it back now */
         uintptr_t k = h->kept;
         h->kept = 0;
         if (mv_go_usable())
             NOGIL(h->device_kind != MV_DEV_CPU, mvgo_release(k, NULL));
     }
+    if (h->cviews == 0)
+        mv_import_free(&h->kept_import);
     Py_DECREF((PyObject *)h);
 }
 

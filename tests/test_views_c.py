@@ -232,3 +232,87 @@ def test_iteration_len_and_errors():
         ro[0] = 1
     assert ro[::-1].tolist() == [100, 99, 98, 97]
     a.release()
+
+
+def _exporters(rng):
+    """NumPy arrays of many item types and layouts, some that memview refuses."""
+    dtypes = ["f8", "f4", "i1", "u2", "<i4", ">f8", "c16", "?", "S3", "V5", "i8,f4", [("a", "u1"), ("b", "<f8")],
+              "(2,3)f4", "e", "l", "q", "g", "U2"]
+    for _ in range(300):
+        dt = np.dtype(rng.choice(dtypes))
+        shape = tuple(rng.randint(0, 4) for _ in range(rng.randint(0, 3)))
+        n = np.zeros(shape, dt)
+        if n.ndim and rng.random() < 0.5:
+            n = n[tuple(slice(None, None, rng.choice([1, 2, -1])) for _ in range(n.ndim))]
+        if n.ndim > 1 and rng.random() < 0.3:
+            n = n.T
+        if rng.random() < 0.2:  # misaligned data
+            n = np.ndarray(shape, dt, buffer=np.zeros(int(np.prod(shape)) * dt.itemsize + 1, np.uint8), offset=1)
+        if rng.random() < 0.2:
+            n.flags.writeable = False
+        yield n
+    # strides that are not whole items, a field of a record, memoryview casts
+    rec = np.zeros(4, [("a", "u1"), ("b", "<i4")])
+    yield rec["b"]
+    yield memoryview(bytearray(12)).cast("i", (3,))
+    yield bytearray(b"abc")
+    yield b"xyz"
+
+
+def _meta(a):
+    return (a.shape, a.strides, a.format, a.dtype, a.typestr, a.itemsize, a.readonly, a.ptr, a.c_contiguous,
+            a.f_contiguous, a.base, a.nbytes, a.device)
+
+
+def test_from_buffer_c_matches_go():
+    rng = random.Random(1315)
+    fast = 0
+    for x in _exporters(rng):
+        for writable in (-1, 0, 1):
+            try:
+                g = _core.from_buffer(x, writable, True)
+            except (ValueError, BufferError, TypeError, NotImplementedError) as e:
+                with pytest.raises(type(e)):
+                    _core.from_buffer(x, writable)
+                continue
+            handles = mv.live_handles()
+            c = _core.from_buffer(x, writable)
+            fast += mv.live_handles() == handles  # made without Go
+            assert _meta(c) == _meta(g), x
+            assert c.tobytes() == g.tobytes()
+            if c.ndim:  # Go handed the import: a view of it copied by Go
+                v = c[::-1]
+                w = v.copy()
+                assert w.tobytes() == g[::-1].tobytes()
+                w.release()
+            c.release()
+            g.release()
+    assert fast > 300
+
+
+def test_from_buffer_c_import_lifetime():
+    n = np.arange(12.0)
+    a = mv.from_buffer(n)
+    v = a[2:8].reshape(2, 3)
+    a.release()  # the views keep the exporter's buffer
+    assert a.released and v.tolist() == [[2.0, 3.0, 4.0], [5.0, 6.0, 7.0]]
+    with pytest.raises(ValueError, match="released"):
+        a[0]
+    c = v.T.copy()  # Go gets the import now, from the released array's buffer
+    assert c.tolist() == np.arange(12.0)[2:8].reshape(2, 3).T.tolist()
+    v[0, 0] = -1.0
+    assert n[2] == -1.0
+    c.release()
+    del v
+    ba = bytearray(8)
+    b = mv.from_buffer(ba)
+    with pytest.raises(BufferError):
+        ba.extend(b"x")  # exported while the array lives
+    b.release()
+    ba.extend(b"x")  # released: the exporter's buffer was given back
+    b2 = mv.from_buffer(ba)
+    b2.copy().release()  # Go took its own buffer; the copy's release gives nothing back early
+    with pytest.raises(BufferError):
+        ba.extend(b"x")
+    b2.release()
+    ba.extend(b"x")
