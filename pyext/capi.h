@@ -130,6 +130,7 @@ PyObject *mv_get_T(PyObject *self, void *closure);
 extern PyMethodDef mv_view_methods[];
 extern PyType_Slot mv_view_slots[];
 int mv_views_init(PyObject *mod);
+PyObject *mv_selftest_c_layout(PyObject *mod, PyObject *args); /* selftest.c's _c_layout */
 /* mv_raise turns an mv_err into a Python exception; returns NULL. */
 PyObject *mv_raise(const mv_err *e);
 /* mv_check_live raises ValueError for a released array; returns 0 if live. */

@@ -980,12 +980,13 @@ core_set_hooks(PyObject *mod, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* _c_layout(a, op, arg) -> (shape, strides, offset) or None: the layout the C
- * fast path computes for a[arg] (op "index"), a.transpose(*arg) ("transpose")
- * or a.reshape(*arg) ("reshape"), None where it leaves the work to Go; for the
- * differential tests against the Go core. */
-static PyObject *
-core_c_layout(PyObject *mod, PyObject *args)
+/* _c_layout(a, op, arg) -> (shape, strides, offset, scalar, c_contiguous,
+ * f_contiguous) or None: the layout the C fast path computes for a[arg] (op
+ * "index"), a.transpose(*arg) ("transpose") or a.reshape(*arg) ("reshape"), None
+ * where it leaves the work to Go; for the differential tests against the Go core
+ * (a function of the test build only: selftest.c adds it). */
+PyObject *
+mv_selftest_c_layout(PyObject *mod, PyObject *args)
 {
     PyObject *o, *arg;
     const char *op;
@@ -1031,8 +1032,6 @@ core_c_layout(PyObject *mod, PyObject *args)
 
 static PyMethodDef view_functions[] = {
     {"set_hooks", core_set_hooks, METH_VARARGS, "set_hooks(getitem, setitem, transpose, reshape)"},
-    {"_c_layout", core_c_layout, METH_VARARGS,
-     "_c_layout(a, op, arg) -> (shape, strides, offset, scalar, c, f) or None (tests)"},
     {NULL},
 };
 
