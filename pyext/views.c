@@ -1,22 +1,21 @@
 /*
  * views.c — the everyday operations of memview's array type done in C from the
  * metadata cached in the object: basic indexing (ints, slices, ..., None),
- * element reads and writes of the basic numeric dtypes, T / transpose, reshape
- * when it is a view, len and iteration. Go is not called.
+ * element reads and writes of the basic numeric dtypes (elements.c), T /
+ * transpose, reshape when it is a view, len and iteration. Go is not called.
  *
  * A view made here is a C-level view: it references its base array (hold, the
  * array whose Go handle keeps the memory) and has no Go handle of its own until
  * Go code needs one (mv_array_handle makes it then, from hold's handle and the
- * view's layout). The layout rules are the Go core's (memview/index.go,
- * reshape.go, transpose.go, contiguity.go), ported; tests/test_views_c.py checks
- * both against each other over random layouts and keys.
+ * view's layout). The layouts are computed by view_layouts.c with the Go core's
+ * rules; tests/test_views_c.py checks both against each other.
  *
  * Whatever the fast path does not cover exactly — other key types, errors,
  * elements of other dtypes, device memory for elements — goes to the facade's
  * Python functions set by set_hooks, which call Go as before: errors are
  * therefore always raised by the one implementation.
  */
-#include "capi.h"
+#include "views.h"
 #include "_cgo_export.h"
 
 /* The facade's slow paths (memview/_array.py), set by set_hooks. */
@@ -24,342 +23,6 @@ static PyObject *hook_getitem;   /* (a, key) -> value */
 static PyObject *hook_setitem;   /* (a, key, value) -> None */
 static PyObject *hook_transpose; /* (a, args) -> view */
 static PyObject *hook_reshape;   /* (a, args) -> view */
-
-#define BIG ((Py_ssize_t)1 << 62) /* slice bounds are clamped here, as the facade does */
-
-typedef struct {
-    int ndim;
-    Py_ssize_t offset; /* bytes from the parent's element 0 */
-    Py_ssize_t shape[MV_MAXDIM];
-    Py_ssize_t strides[MV_MAXDIM];
-} layout;
-
-/* ---- scalar kinds (from the typestr: native byte order only) ---- */
-
-void
-mv_scalar_kind(MVArray *a)
-{
-    const char *t = a->typestr;
-    a->scalar = MV_SK_NONE;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if ((t[0] != '<' && t[0] != '|') || t[1] == 0 || t[2] == 0)
-        return;
-    const char *n = t + 2;
-    int size = (n[1] == 0) ? n[0] - '0' : (n[0] == '1' && n[1] == '6' && n[2] == 0) ? 16 : -1;
-    if (size != a->itemsize)
-        return;
-    switch (t[1]) {
-    case 'b': if (size == 1) a->scalar = MV_SK_BOOL; break;
-    case 'i': if (size == 1 || size == 2 || size == 4 || size == 8) a->scalar = MV_SK_INT; break;
-    case 'u': if (size == 1 || size == 2 || size == 4 || size == 8) a->scalar = MV_SK_UINT; break;
-    case 'f': if (size == 4 || size == 8) a->scalar = MV_SK_FLOAT; break;
-    case 'c': if (size == 8 || size == 16) a->scalar = MV_SK_COMPLEX; break;
-    default: break;
-    }
-#else
-    (void)t;
-#endif
-}
-
-static PyObject *
-read_scalar(const MVArray *a, const char *p)
-{
-    switch (a->scalar) {
-    case MV_SK_BOOL:
-        return PyBool_FromLong(*(const uint8_t *)p != 0);
-    case MV_SK_INT:
-        switch (a->itemsize) {
-        case 1: return PyLong_FromLong(*(const int8_t *)p);
-        case 2: { int16_t v; memcpy(&v, p, 2); return PyLong_FromLong(v); }
-        case 4: { int32_t v; memcpy(&v, p, 4); return PyLong_FromLong(v); }
-        default: { int64_t v; memcpy(&v, p, 8); return PyLong_FromLongLong(v); }
-        }
-    case MV_SK_UINT:
-        switch (a->itemsize) {
-        case 1: return PyLong_FromLong(*(const uint8_t *)p);
-        case 2: { uint16_t v; memcpy(&v, p, 2); return PyLong_FromLong(v); }
-        case 4: { uint32_t v; memcpy(&v, p, 4); return PyLong_FromUnsignedLong(v); }
-        default: { uint64_t v; memcpy(&v, p, 8); return PyLong_FromUnsignedLongLong(v); }
-        }
-    case MV_SK_FLOAT:
-        if (a->itemsize == 4) { float v; memcpy(&v, p, 4); return PyFloat_FromDouble(v); }
-        else { double v; memcpy(&v, p, 8); return PyFloat_FromDouble(v); }
-    case MV_SK_COMPLEX:
-        if (a->itemsize == 8) { float v[2]; memcpy(v, p, 8); return PyComplex_FromDoubles(v[0], v[1]); }
-        else { double v[2]; memcpy(v, p, 16); return PyComplex_FromDoubles(v[0], v[1]); }
-    }
-    return NULL; /* not reached: callers check a->scalar */
-}
-
-/* write_scalar stores value at p when it converts exactly as the facade's
- * _dtypes.pack would, for the plain cases: 1 written, 0 not handled here. */
-static int
-write_scalar(const MVArray *a, char *p, PyObject *value)
-{
-    switch (a->scalar) {
-    case MV_SK_BOOL:
-        if (value != Py_True && value != Py_False)
-            return 0;
-        *(uint8_t *)p = value == Py_True;
-        return 1;
-    case MV_SK_INT:
-    case MV_SK_UINT: {
-        if (!PyLong_CheckExact(value))
-            return 0;
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
-        if (v == -1 && PyErr_Occurred()) {
-            PyErr_Clear();
-            return 0;
-        }
-        if (overflow)
-            return 0; /* the facade says which bound */
-        unsigned bits = (unsigned)a->itemsize * 8;
-        if (a->scalar == MV_SK_INT) {
-            if (bits < 64 && (v < -(1LL << (bits - 1)) || v > (1LL << (bits - 1)) - 1))
-                return 0;
-        } else if (v < 0 || (bits < 64 && v > (long long)((1ULL << bits) - 1))) {
-            return 0; /* uint64 values above 2**63 - 1 go the slow way too */
-        }
-        switch (a->itemsize) {
-        case 1: { int8_t x = (int8_t)v; memcpy(p, &x, 1); break; }
-        case 2: { int16_t x = (int16_t)v; memcpy(p, &x, 2); break; }
-        case 4: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
-        default: { int64_t x = (int64_t)v; memcpy(p, &x, 8); break; }
-        }
-        return 1;
-    }
-    case MV_SK_FLOAT: {
-        double d;
-        if (PyFloat_CheckExact(value))
-            d = PyFloat_AsDouble(value);
-        else if (PyLong_CheckExact(value)) {
-            d = PyLong_AsDouble(value);
-            if (d == -1.0 && PyErr_Occurred()) {
-                PyErr_Clear();
-                return 0;
-            }
-        } else
-            return 0;
-        if (a->itemsize == 8) {
-            memcpy(p, &d, 8);
-            return 1;
-        }
-        if (d != d)
-            return 0; /* NaN payloads: as struct packs them */
-        float f = (float)d; /* out of range: ±inf, as the facade saturates */
-        memcpy(p, &f, 4);
-        return 1;
-    }
-    case MV_SK_COMPLEX: {
-        double re, im;
-        if (PyComplex_CheckExact(value)) {
-            re = PyComplex_RealAsDouble(value);
-            im = PyComplex_ImagAsDouble(value);
-        } else if (PyFloat_CheckExact(value)) {
-            re = PyFloat_AsDouble(value);
-            im = 0.0;
-        } else
-            return 0;
-        if (a->itemsize == 16) {
-            double v[2] = {re, im};
-            memcpy(p, v, 16);
-            return 1;
-        }
-        float v[2] = {(float)re, (float)im};
-        if (re != re || im != im || ((v[0] - v[0]) != 0 && (re - re) == 0) ||
-            ((v[1] - v[1]) != 0 && (im - im) == 0))
-            return 0; /* NaN or overflow: the facade's rules */
-        memcpy(p, v, 8);
-        return 1;
-    }
-    }
-    return 0;
-}
-
-/* ---- layouts ---- */
-
-/* contiguity as memview.Layout.CContiguous / FContiguous (PyBuffer_IsContiguous) */
-static void
-contiguity(const layout *l, Py_ssize_t itemsize, int *c, int *f)
-{
-    Py_ssize_t size = 1;
-    for (int k = 0; k < l->ndim; k++)
-        size *= l->shape[k];
-    if (size == 0) {
-        *c = *f = 1;
-        return;
-    }
-    uint64_t sd = (uint64_t)itemsize;
-    *c = 1;
-    for (int k = l->ndim - 1; k >= 0; k--) {
-        if (l->shape[k] > 1 && (uint64_t)l->strides[k] != sd) {
-            *c = 0;
-            break;
-        }
-        sd *= (uint64_t)l->shape[k];
-    }
-    sd = (uint64_t)itemsize;
-    *f = 1;
-    for (int k = 0; k < l->ndim; k++) {
-        if (l->shape[k] > 1 && (uint64_t)l->strides[k] != sd) {
-            *f = 0;
-            break;
-        }
-        sd *= (uint64_t)l->shape[k];
-    }
-}
-
-static Py_ssize_t
-clamp(Py_ssize_t v)
-{
-    return v < -BIG ? -BIG : v > BIG ? BIG : v;
-}
-
-typedef struct {
-    int kind; /* 0 int, 1 slice, 2 ellipsis, 3 newaxis */
-    Py_ssize_t i, start, stop, step;
-} key_item;
-
-/* parse_item reads one key item: 1, or 0 when the fast path does not take it. */
-static int
-parse_item(PyObject *k, key_item *out)
-{
-    if (PyLong_CheckExact(k)) {
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
-        if (overflow || v < -BIG || v > BIG)
-            return 0;
-        out->kind = 0;
-        out->i = (Py_ssize_t)v;
-        return 1;
-    }
-    if (PySlice_Check(k)) {
-        Py_ssize_t start, stop, step;
-        if (PySlice_Unpack(k, &start, &stop, &step) < 0) {
-            PyErr_Clear(); /* the slow path says what is wrong */
-            return 0;
-        }
-        out->kind = 1;
-        out->start = clamp(start);
-        out->stop = clamp(stop);
-        out->step = clamp(step);
-        return 1;
-    }
-    if (k == Py_Ellipsis) {
-        out->kind = 2;
-        return 1;
-    }
-    if (k == Py_None) {
-        out->kind = 3;
-        return 1;
-    }
-    return 0;
-}
-
-/* index_layout applies a basic-indexing key to a's layout as memview's Layout.index
- * does: 1 done (*scalar says whether one element is selected), 0 for the slow
- * path (other key types, and every error: the slow path raises it). */
-static int
-index_layout(const MVArray *a, PyObject *key, layout *out, int *scalar)
-{
-    key_item items[2 * MV_MAXDIM];
-    Py_ssize_t n;
-    if (PyTuple_Check(key)) {
-        n = PyTuple_Size(key);
-        if (n > 2 * MV_MAXDIM)
-            return 0;
-        for (Py_ssize_t j = 0; j < n; j++)
-            if (!parse_item(PyTuple_GetItem(key, j), &items[j]))
-                return 0;
-    } else {
-        n = 1;
-        if (!parse_item(key, &items[0]))
-            return 0;
-    }
-    int consumed = 0, ellipses = 0, ints = 0, newaxes = 0;
-    for (Py_ssize_t j = 0; j < n; j++) {
-        switch (items[j].kind) {
-        case 0: consumed++; ints++; break;
-        case 1: consumed++; break;
-        case 2: ellipses++; break;
-        default: newaxes++; break;
-        }
-    }
-    int nd = a->ndim;
-    if (ellipses > 1 || consumed > nd || nd - ints + newaxes > MV_MAXDIM)
-        return 0;
-    out->ndim = 0;
-    out->offset = 0;
-    int d = 0;
-    for (Py_ssize_t j = 0; j < n; j++) {
-        key_item *x = &items[j];
-        switch (x->kind) {
-        case 3:
-            out->shape[out->ndim] = 1;
-            out->strides[out->ndim++] = 0;
-            break;
-        case 2:
-            for (int k = 0; k < nd - consumed; k++, d++) {
-                out->shape[out->ndim] = a->shape[d];
-                out->strides[out->ndim++] = a->strides[d];
-            }
-            break;
-        case 0: {
-            Py_ssize_t len = a->shape[d], i = x->i;
-            if (i < -len || i >= len)
-                return 0;
-            if (i < 0)
-                i += len;
-            out->offset += i * a->strides[d];
-            d++;
-            break;
-        }
-        default: {
-            Py_ssize_t start = x->start, stop = x->stop, step = x->step;
-            Py_ssize_t len = PySlice_AdjustIndices(a->shape[d], &start, &stop, step);
-            if (len == 0) {
-                start = 0; /* as NumPy: an empty slice points at position 0 with step 1 */
-                step = 1;
-            }
-            Py_ssize_t stride;
-            /* as memview's mulInt: a product must fit in ±(2**63 - 1) */
-            if (__builtin_mul_overflow(step, a->strides[d], &stride) || stride == PY_SSIZE_T_MIN)
-                stride = step < 0 ? -a->strides[d] : a->strides[d]; /* one position only */
-            out->offset += start * a->strides[d];
-            out->shape[out->ndim] = len;
-            out->strides[out->ndim++] = stride;
-            d++;
-            break;
-        }
-        }
-    }
-    for (; d < nd; d++) {
-        out->shape[out->ndim] = a->shape[d];
-        out->strides[out->ndim++] = a->strides[d];
-    }
-    Py_ssize_t size = 1;
-    for (int k = 0; k < out->ndim; k++)
-        size *= out->shape[k];
-    if (size == 0) {
-        /* An empty view keeps an offset inside the parent's reach (else the
-         * parent's own). */
-        Py_ssize_t imin = 0, imax = 0;
-        if (a->len > 0) {
-            for (int k = 0; k < nd; k++) {
-                Py_ssize_t s = a->strides[k] * (a->shape[k] - 1);
-                if (s < 0)
-                    imin += s;
-                else
-                    imax += s;
-            }
-        }
-        if (out->offset < imin || out->offset > imax)
-            out->offset = 0;
-    }
-    *scalar = ellipses == 0 && newaxes == 0 && ints == n && ints == nd;
-    return 1;
-}
 
 /* ---- C-level views ---- */
 
@@ -379,7 +42,7 @@ copy_string(const char *s, char *inline_buf, const char *parent_inline)
 
 /* make_view: a new array over p's memory with layout l (offset from p->buf). */
 static PyObject *
-make_view(MVArray *p, const layout *l)
+make_view(MVArray *p, const mv_layout *l)
 {
     PyTypeObject *tp = (PyTypeObject *)(mv_array_type ? mv_array_type : mv_array_base_type);
     allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
@@ -412,7 +75,7 @@ make_view(MVArray *p, const layout *l)
     v->itemsize = p->itemsize;
     v->ndim = nd;
     v->readonly = p->readonly;
-    contiguity(l, p->itemsize, &v->c_contig, &v->f_contig);
+    mv_layout_contiguity(l, p->itemsize, &v->c_contig, &v->f_contig);
     memcpy(v->typestr, p->typestr, sizeof v->typestr);
     memcpy(v->device, p->device, sizeof v->device);
     v->device_kind = p->device_kind;
@@ -575,13 +238,13 @@ array_subscript(PyObject *self, PyObject *key)
     MVArray *a = (MVArray *)self;
     if (mv_check_live(a) < 0)
         return NULL;
-    layout l;
+    mv_layout l;
     int scalar;
-    if (!index_layout(a, key, &l, &scalar))
+    if (!mv_index_layout(a, key, &l, &scalar))
         return slow_call(hook_getitem, self, key, NULL);
     if (scalar) {
         if (a->scalar != MV_SK_NONE && a->device_kind == MV_DEV_CPU)
-            return read_scalar(a, a->buf + l.offset);
+            return mv_read_scalar(a, a->buf + l.offset);
         return slow_call(hook_getitem, self, key, NULL);
     }
     return make_view(a, &l);
@@ -597,10 +260,10 @@ array_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
     }
     if (mv_check_live(a) < 0)
         return -1;
-    layout l;
+    mv_layout l;
     int scalar;
     if (a->scalar != MV_SK_NONE && a->device_kind == MV_DEV_CPU && !a->readonly &&
-        index_layout(a, key, &l, &scalar) && scalar && write_scalar(a, a->buf + l.offset, value))
+        mv_index_layout(a, key, &l, &scalar) && scalar && mv_write_scalar(a, a->buf + l.offset, value))
         return 0;
     PyObject *r = slow_call(hook_setitem, self, key, value);
     if (r == NULL)
@@ -643,7 +306,7 @@ array_item(PyObject *self, Py_ssize_t i)
         Py_DECREF(k);
         return r;
     }
-    layout l;
+    mv_layout l;
     l.ndim = a->ndim - 1;
     l.offset = i * a->strides[0];
     for (int k = 0; k < l.ndim; k++) {
@@ -652,7 +315,7 @@ array_item(PyObject *self, Py_ssize_t i)
     }
     if (l.ndim == 0) {
         if (a->scalar != MV_SK_NONE && a->device_kind == MV_DEV_CPU)
-            return read_scalar(a, a->buf + l.offset);
+            return mv_read_scalar(a, a->buf + l.offset);
         PyObject *k = PyLong_FromSsize_t(i);
         if (k == NULL)
             return NULL;
@@ -732,67 +395,14 @@ array_iter(PyObject *self)
     return (PyObject *)it;
 }
 
-/* seq is a tuple or a list (int_args): its size and borrowed items */
-static Py_ssize_t
-seq_size(PyObject *seq)
-{
-    return PyTuple_Check(seq) ? PyTuple_Size(seq) : PyList_Size(seq);
-}
-
-static PyObject *
-seq_item(PyObject *seq, Py_ssize_t k)
-{
-    return PyTuple_Check(seq) ? PyTuple_GetItem(seq, k) : PyList_GetItem(seq, k);
-}
-
-/* transpose_layout: 1 done, 0 for the slow path. axes NULL reverses. */
-static int
-transpose_layout(const MVArray *a, PyObject *axes, layout *out)
-{
-    int nd = a->ndim, perm[MV_MAXDIM];
-    Py_ssize_t n = axes ? seq_size(axes) : 0;
-    if (n == 0) {
-        for (int k = 0; k < nd; k++)
-            perm[k] = nd - 1 - k;
-    } else {
-        if (n != nd)
-            return 0;
-        int seen[MV_MAXDIM] = {0};
-        for (int k = 0; k < nd; k++) {
-            PyObject *x = seq_item(axes, k);
-            if (!PyLong_CheckExact(x))
-                return 0;
-            long v = PyLong_AsLong(x);
-            if (v == -1 && PyErr_Occurred()) {
-                PyErr_Clear();
-                return 0;
-            }
-            if (v < -nd || v >= nd)
-                return 0;
-            if (v < 0)
-                v += nd;
-            if (seen[v]++)
-                return 0;
-            perm[k] = (int)v;
-        }
-    }
-    out->ndim = nd;
-    out->offset = 0;
-    for (int k = 0; k < nd; k++) {
-        out->shape[k] = a->shape[perm[k]];
-        out->strides[k] = a->strides[perm[k]];
-    }
-    return 1;
-}
-
 PyObject *
 mv_get_T(PyObject *self, void *c)
 {
     MVArray *a = (MVArray *)self;
     if (mv_check_live(a) < 0)
         return NULL;
-    layout l;
-    transpose_layout(a, NULL, &l);
+    mv_layout l;
+    mv_transpose_layout(a, NULL, &l);
     return make_view(a, &l);
 }
 
@@ -822,105 +432,12 @@ array_transpose(PyObject *self, PyObject *args)
     PyObject *axes = int_args(args, 1);
     if (axes == NULL)
         return NULL;
-    layout l;
-    int ok = transpose_layout(a, axes, &l);
+    mv_layout l;
+    int ok = mv_transpose_layout(a, axes, &l);
     Py_DECREF(axes);
     if (!ok)
         return slow_call(hook_transpose, self, args, NULL);
     return make_view(a, &l);
-}
-
-/* nocopy_reshape is memview's nocopyReshape (NumPy's _attempt_nocopy_reshape, C
- * order): 1 with strides in out, 0 if the reshape needs a copy. */
-static int
-nocopy_reshape(const MVArray *a, const Py_ssize_t *newshape, int nn, Py_ssize_t *newstrides)
-{
-    Py_ssize_t olddims[MV_MAXDIM], oldstrides[MV_MAXDIM];
-    int on = 0;
-    for (int k = 0; k < a->ndim; k++) {
-        if (a->shape[k] != 1) {
-            olddims[on] = a->shape[k];
-            oldstrides[on++] = a->strides[k];
-        }
-    }
-    int oi = 0, oj = 1, ni = 0, nj = 1;
-    while (ni < nn && oi < on) {
-        Py_ssize_t np = newshape[ni], op = olddims[oi];
-        while (np != op) {
-            if (np < op) {
-                if (nj >= nn)
-                    return 0;
-                np *= newshape[nj++];
-            } else {
-                if (oj >= on)
-                    return 0;
-                op *= olddims[oj++];
-            }
-        }
-        for (int ok = oi; ok < oj - 1; ok++)
-            if (oldstrides[ok] != olddims[ok + 1] * oldstrides[ok + 1])
-                return 0;
-        newstrides[nj - 1] = oldstrides[oj - 1];
-        for (int nk = nj - 1; nk > ni; nk--)
-            newstrides[nk - 1] = newstrides[nk] * newshape[nk];
-        ni = nj++;
-        oi = oj++;
-    }
-    Py_ssize_t last = ni >= 1 ? newstrides[ni - 1] : a->itemsize;
-    for (int nk = ni; nk < nn; nk++)
-        newstrides[nk] = last;
-    return 1;
-}
-
-/* reshape_layout: 1 done, 0 for the slow path (every error included). */
-static int
-reshape_layout(const MVArray *a, PyObject *seq, layout *out)
-{
-    Py_ssize_t n = seq_size(seq);
-    if (n > MV_MAXDIM)
-        return 0;
-    Py_ssize_t size = 1, known = 1;
-    for (int k = 0; k < a->ndim; k++)
-        size *= a->shape[k];
-    int unknown = -1;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *x = seq_item(seq, k);
-        if (!PyLong_CheckExact(x))
-            return 0;
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(x, &overflow);
-        if (overflow || (v == -1 && PyErr_Occurred())) {
-            PyErr_Clear();
-            return 0;
-        }
-        if (v == -1) {
-            if (unknown >= 0)
-                return 0;
-            unknown = (int)k;
-        } else if (v < 0 || __builtin_mul_overflow(known, (Py_ssize_t)v, &known)) {
-            return 0;
-        }
-        out->shape[k] = (Py_ssize_t)v;
-    }
-    if (unknown >= 0) {
-        if (known == 0 || size % known != 0)
-            return 0;
-        out->shape[unknown] = size / known;
-    } else if (known != size) {
-        return 0;
-    }
-    out->ndim = (int)n;
-    out->offset = 0;
-    if (a->c_contig) {
-        Py_ssize_t sd = a->itemsize;
-        for (int k = (int)n - 1; k >= 0; k--) {
-            out->strides[k] = sd;
-            if (out->shape[k] > 0 && __builtin_mul_overflow(sd, out->shape[k], &sd))
-                return 0;
-        }
-        return 1;
-    }
-    return nocopy_reshape(a, out->shape, (int)n, out->strides);
 }
 
 static PyObject *
@@ -932,8 +449,8 @@ array_reshape(PyObject *self, PyObject *args)
     PyObject *seq = int_args(args, 0);
     if (seq == NULL)
         return NULL;
-    layout l;
-    int ok = reshape_layout(a, seq, &l);
+    mv_layout l;
+    int ok = mv_reshape_layout(a, seq, &l);
     Py_DECREF(seq);
     if (!ok)
         return slow_call(hook_reshape, self, args, NULL);
@@ -999,15 +516,15 @@ mv_selftest_c_layout(PyObject *mod, PyObject *args)
     MVArray *a = (MVArray *)o;
     if (mv_check_live(a) < 0)
         return NULL;
-    layout l;
+    mv_layout l;
     int ok, scalar = 0;
     if (strcmp(op, "index") == 0)
-        ok = index_layout(a, arg, &l, &scalar);
+        ok = mv_index_layout(a, arg, &l, &scalar);
     else if (strcmp(op, "transpose") == 0 || strcmp(op, "reshape") == 0) {
         PyObject *seq = PySequence_Tuple(arg);
         if (seq == NULL)
             return NULL;
-        ok = op[0] == 't' ? transpose_layout(a, seq, &l) : reshape_layout(a, seq, &l);
+        ok = op[0] == 't' ? mv_transpose_layout(a, seq, &l) : mv_reshape_layout(a, seq, &l);
         Py_DECREF(seq);
     } else {
         PyErr_Format(PyExc_ValueError, "memview: _c_layout: unknown op %s", op);
@@ -1026,7 +543,7 @@ mv_selftest_c_layout(PyObject *mod, PyObject *args)
         PyTuple_SetItem(strides, k, PyLong_FromSsize_t(l.strides[k]));
     }
     int c, f;
-    contiguity(&l, a->itemsize, &c, &f);
+    mv_layout_contiguity(&l, a->itemsize, &c, &f);
     return Py_BuildValue("(NNnOii)", shape, strides, l.offset, scalar ? Py_True : Py_False, c, f);
 }
 
