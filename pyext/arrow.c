@@ -424,11 +424,12 @@ mv_array_arrow_device_array(PyObject *self, PyObject *const *args, Py_ssize_t na
         array_priv *p = d->array.private_data;
         mv_err e;
         uintptr_t ev = 0;
-        if (mvgo_sync_event(a->handle, (uintptr_t)mv_pending_stream(a), &ev, &e) != 0) {
+        uintptr_t h = mv_array_handle(a);
+        if (h == 0 || mvgo_sync_event(h, (uintptr_t)mv_pending_stream(a), &ev, &e) != 0) {
             d->array.release(&d->array);
             free(d);
             Py_DECREF(schema);
-            return mv_raise(&e);
+            return h == 0 ? NULL : mv_raise(&e);
         }
         p->sync_event = ev;
         d->sync_event = ev ? (void *)&p->sync_event : NULL; /* a pointer to the CUevent */

@@ -249,6 +249,27 @@ func mvgo_reshape(h C.uintptr_t, n C.int, shape *C.int64_t, m *C.mv_meta, e *C.m
 	return derive(h, m, e, func(a *memview.Array) (*memview.Array, error) { return a.Reshape(ints(shape, n)...) })
 }
 
+//export mvgo_layout_view
+func mvgo_layout_view(h C.uintptr_t, offset C.int64_t, n C.int, shape, strides *C.int64_t, readonly C.int,
+	out *C.uintptr_t, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	// A view C computed (pyext/views.c) gets its Go array when Go code needs
+	// it: the layout is checked against the buffer here again.
+	return withArray(h, e, func(a *memview.Array) error {
+		v, err := memview.NewArray(a.Buffer(), a.DType(), ints(shape, n), ints(strides, n),
+			a.Offset()+int(offset), readonly != 0 || a.ReadOnly())
+		if err != nil {
+			return fmt.Errorf("memview: view of a %s array: %w", a.DType(), err)
+		}
+		if err = roomForHandle(); err != nil {
+			_ = v.Release()
+			return err
+		}
+		*out = C.uintptr_t(newHandle(v))
+		return nil
+	})
+}
+
 //export mvgo_readonly
 func mvgo_readonly(h C.uintptr_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)

@@ -528,11 +528,12 @@ arr_on(PyObject *mod, PyObject *args)
         return NULL;
     }
     MVArray *a = (MVArray *)o;
-    if (mv_check_live(a) < 0)
+    uintptr_t h = mv_array_handle(a);
+    if (h == 0)
         return NULL;
     mv_meta m;
     mv_err e;
-    if (mvgo_array_on(a->handle, (char *)device, &m, &e) != 0)
+    if (mvgo_array_on(h, (char *)device, &m, &e) != 0)
         return mv_raise(&e);
     return mv_new_array(&m, a->base ? a->base : o);
 }

@@ -13,9 +13,10 @@
 #include "forkgate/gate.h"
 
 /* MVArray is the instance layout of memview's array type. The metadata is copied
- * from Go once, when the object is made; nothing in it changes afterwards except
- * handle (cleared by release()) and exports. */
-typedef struct {
+ * from Go once, when the object is made (or computed in C for a C-level view,
+ * views.c); nothing in it changes afterwards except handle (cleared by release(),
+ * made lazily for a C-level view), hold, cviews, kept and exports. */
+typedef struct mv_array_s {
     PyObject_HEAD
     uintptr_t handle;      /* cgo.Handle of the Go *memview.Array; 0 once released */
     char *buf;             /* element 0 */
@@ -45,7 +46,25 @@ typedef struct {
     uint8_t dl_code;       /* DLPack dtype code and bits, valid when dl_ok */
     uint8_t dl_bits;
     int64_t *dl_strides;   /* strides in elements (shape block, after the byte strides) */
+    /* C-level views (views.c). A view made in C has no Go handle until Go code
+     * needs one (mv_array_handle); it references hold, the array whose Go
+     * handle keeps the memory. The array is live while handle or hold is set. */
+    struct mv_array_s *hold; /* the array whose handle keeps the memory; NULL for one with its own */
+    Py_ssize_t cviews;     /* C-level views holding this array */
+    uintptr_t kept;        /* the handle of an array released while cviews > 0, given back
+                            * to Go when the last of them goes */
+    int scalar;            /* MV_SK_*: how C reads and writes one element */
+    /* Imports made in C (import_fast.c): the exporter's Py_buffer, owned by the
+     * array until release(); Go gets a Py_buffer of its own when it needs the
+     * array. The array is also live while import is set. */
+    Py_buffer *import;
+    Py_buffer *kept_import; /* import of an array released while cviews > 0 */
+    int import_flags;      /* the PyBUF_* request of the import */
 } MVArray;
+
+/* Element kinds C reads and writes itself (native byte order); others go
+ * through the facade. */
+enum { MV_SK_NONE = 0, MV_SK_BOOL, MV_SK_INT, MV_SK_UINT, MV_SK_FLOAT, MV_SK_COMPLEX };
 
 /* Copies and fills of MV_NOGIL_MIN bytes or more run without the GIL: below it,
  * giving the GIL up and taking it back costs more than the work. */
@@ -87,6 +106,31 @@ PyObject *mv_new_array(const mv_meta *m, PyObject *base);
 /* mv_take_string returns a PyMem copy of s, a string malloc'd by Go, and frees
  * s; NULL if s is NULL or memory ran out. */
 char *mv_take_string(char *s);
+/* views.c: mv_array_handle returns the array's Go handle, making it first for a
+ * C-level view; 0 with an exception for a released array or a Go error.
+ * mv_drop_hold lets go of a C-level view's hold. mv_scalar_kind fills
+ * a->scalar from the typestr and itemsize. */
+uintptr_t mv_array_handle(MVArray *a);
+void mv_drop_hold(MVArray *a);
+/* mv_undo_fresh_handles gives back the handles made for C-level views since
+ * the last failure (a failed call leaves Go as it found it); mv_forget_fresh
+ * forgets an array that goes or is released. */
+void mv_undo_fresh_handles(void);
+/* import_fast.c: mv_import_fast makes an array over view (taking it) without
+ * Go, or returns NULL — with an exception only for a failure of its own (out
+ * of memory); without one the caller takes the Go path. mv_import_handle gives
+ * Go the import (a Py_buffer of its own) and returns the new handle, 0 with an
+ * exception. mv_import_free releases and frees *v and sets it NULL. */
+PyObject *mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags);
+uintptr_t mv_import_handle(MVArray *a, Py_buffer *v);
+void mv_import_free(Py_buffer **v);
+void mv_forget_fresh(MVArray *a);
+void mv_scalar_kind(MVArray *a);
+PyObject *mv_get_T(PyObject *self, void *closure);
+extern PyMethodDef mv_view_methods[];
+extern PyType_Slot mv_view_slots[];
+int mv_views_init(PyObject *mod);
+PyObject *mv_selftest_c_layout(PyObject *mod, PyObject *args); /* selftest.c's _c_layout */
 /* mv_raise turns an mv_err into a Python exception; returns NULL. */
 PyObject *mv_raise(const mv_err *e);
 /* mv_check_live raises ValueError for a released array; returns 0 if live. */

@@ -189,8 +189,11 @@ copy_to(MVArray *a, const char *device)
     mv_meta m;
     mv_err e;
     int rc;
+    uintptr_t h = mv_array_handle(a);
+    if (h == 0)
+        return NULL;
     a->busy++;
-    NOGIL(1, rc = mvgo_copy_to_device(a->handle, (char *)device, 'K', (uintptr_t)mv_pending_stream(a), 0, &m, &e));
+    NOGIL(1, rc = mvgo_copy_to_device(h, (char *)device, 'K', (uintptr_t)mv_pending_stream(a), 0, &m, &e));
     a->busy--;
     return (MVArray *)mv_finish_meta(rc, &m, &e, NULL);
 }
@@ -207,7 +210,10 @@ stream_order(MVArray *a, long long consumer)
     if (consumer == -1 || p == 0 || p == consumer)
         return 0;
     mv_err e;
-    if (mvgo_stream_wait(a->handle, (uintptr_t)p, (uintptr_t)consumer, &e) != 0) {
+    uintptr_t h = mv_array_handle(a);
+    if (h == 0)
+        return -1;
+    if (mvgo_stream_wait(h, (uintptr_t)p, (uintptr_t)consumer, &e) != 0) {
         mv_raise(&e);
         return -1;
     }

@@ -96,6 +96,7 @@ array_dealloc(PyObject *self)
 {
     MVArray *a = (MVArray *)self;
     PyTypeObject *tp = Py_TYPE(self);
+    mv_forget_fresh(a);
     if (a->handle != 0) {
         /* In a child forked while Go could not be stopped, Go is never entered
          * again: the handle (and the parent's memory it names) is left as is. */
@@ -106,6 +107,15 @@ array_dealloc(PyObject *self)
         if (mv_go_usable())
             NOGIL(a->device_kind != MV_DEV_CPU, mvgo_release(h, NULL));
     }
+    if (a->kept != 0) { /* released while C-level views used it; they are gone now */
+        uintptr_t h = a->kept;
+        a->kept = 0;
+        if (mv_go_usable())
+            NOGIL(a->device_kind != MV_DEV_CPU, mvgo_release(h, NULL));
+    }
+    mv_drop_hold(a);
+    mv_import_free(&a->import);
+    mv_import_free(&a->kept_import);
     Py_CLEAR(a->base);
     PyMem_Free(a->shape);
     if (a->format != NULL && a->format != a->fmt_inline)
@@ -120,9 +130,9 @@ array_dealloc(PyObject *self)
 int
 mv_check_live(MVArray *a)
 {
-    /* handle is 0 once released, and in a zeroed object (which Python cannot
-     * make: tp_new refuses); every other field is then unused. */
-    if (a->handle == 0) {
+    /* handle and hold are 0 once released, and in a zeroed object (which Python
+     * cannot make: tp_new refuses); every other field is then unused. */
+    if (a->handle == 0 && a->hold == NULL && a->import == NULL) {
         PyErr_SetString(PyExc_ValueError, "memview: operation on a released array");
         return -1;
     }
@@ -185,7 +195,7 @@ static PyObject *get_typestr(PyObject *self, void *c) { LIVE; return PyUnicode_F
 static PyObject *get_ptr(PyObject *self, void *c) { LIVE; return PyLong_FromVoidPtr(A->buf); }
 static PyObject *get_device(PyObject *self, void *c) { LIVE; return PyUnicode_FromString(A->device); }
 static PyObject *get_exports(PyObject *self, void *c) { return PyLong_FromSsize_t(A->exports); }
-static PyObject *get_released(PyObject *self, void *c) { return PyBool_FromLong(A->handle == 0); }
+static PyObject *get_released(PyObject *self, void *c) { return PyBool_FromLong(A->handle == 0 && A->hold == NULL && A->import == NULL); }
 static PyObject *get_base(PyObject *self, void *c)
 {
     LIVE;
@@ -265,19 +275,26 @@ static PyGetSetDef array_getset[] = {
     {"__cuda_array_interface__", get_cai, NULL, "CUDA Array Interface v3 (CUDA arrays only).", NULL},
     {"__array_interface__", mv_get_array_interface, NULL, "NumPy array interface v3 (host memory only).", NULL},
     {"_exports", get_exports, NULL, "Number of live buffer exports.", NULL},
+    {"T", mv_get_T, NULL, "The transposed view (axes reversed).", NULL},
     {NULL},
 };
 
-static PyType_Slot array_slots[] = {
+/* The type's slots: these, then views.c's (indexing, len, iteration); the
+ * methods are the exchange protocols' and views.c's, joined in mv_make_base_type. */
+#define ARRAY_SLOTS 7
+#define MAX_SLOTS 16
+#define MAX_METHODS 32
+static PyType_Slot array_slots[MAX_SLOTS] = {
     {Py_tp_new, array_new},
     {Py_tp_dealloc, array_dealloc},
     {Py_tp_getset, array_getset},
-    {Py_tp_methods, mv_protocol_methods},
+    {Py_tp_methods, NULL},
     {Py_bf_getbuffer, array_getbuffer},
     {Py_bf_releasebuffer, array_releasebuffer},
     {Py_tp_doc, "Base of memview.Array: a strided view of Go-owned or imported memory."},
     {0, NULL},
 };
+static PyMethodDef array_methods[MAX_METHODS];
 
 static PyType_Spec array_spec = {
     .name = "memview._core.ArrayBase",
@@ -290,6 +307,15 @@ static PyType_Spec array_spec = {
 PyObject *
 mv_make_base_type(void)
 {
+    int n = 0, k = ARRAY_SLOTS;
+    for (PyMethodDef *m = mv_protocol_methods; m->ml_name != NULL && n < MAX_METHODS - 1; m++)
+        array_methods[n++] = *m;
+    for (PyMethodDef *m = mv_view_methods; m->ml_name != NULL && n < MAX_METHODS - 1; m++)
+        array_methods[n++] = *m;
+    array_slots[3].pfunc = array_methods;
+    for (PyType_Slot *s = mv_view_slots; s->slot != 0 && k < MAX_SLOTS - 1; s++)
+        array_slots[k++] = *s;
+    array_slots[k] = (PyType_Slot){0, NULL};
     return PyType_FromSpec(&array_spec);
 }
 
@@ -375,6 +401,7 @@ mv_new_array(const mv_meta *m, PyObject *base)
     a->device_id = m->device_id;
     a->dl_strides = a->shape ? (int64_t *)a->shape + 2 * m->ndim : NULL;
     mv_dlpack_cache(a);
+    mv_scalar_kind(a);
     Py_XINCREF(base);
     a->base = base;
     return (PyObject *)a;
@@ -394,5 +421,6 @@ mv_raise(const mv_err *e)
     default: exc = PyExc_ValueError; break;
     }
     PyErr_SetString(exc, e->msg);
+    mv_undo_fresh_handles();
     return NULL;
 }

@@ -21,7 +21,8 @@ array_arg(PyObject *o)
         return NULL;
     }
     MVArray *a = (MVArray *)o;
-    return mv_check_live(a) < 0 ? NULL : a;
+    /* every caller hands the array to Go: a C-level view gets its handle now */
+    return mv_array_handle(a) == 0 ? NULL : a;
 }
 
 /* from_gopy(handle: int, writable: int) -> Array over the memory of the Go value
@@ -64,6 +65,9 @@ core_lend_slice(PyObject *mod, PyObject *args)
     int rc;
     /* CUDA memory first waits for the device's pending work on it */
     NOGIL(a->device_kind != MV_DEV_CPU, rc = mvgo_lend_slice(a->handle, (char *)elem, &h, &e));
+    /* the lent Go array is Go's own view: a handle made for a C-level view
+     * here is not kept (the call leaves handles as it found them) */
+    mv_undo_fresh_handles();
     if (rc != 0)
         return mv_raise(&e);
     return PyLong_FromLongLong(h);
@@ -84,6 +88,9 @@ core_lend_array(PyObject *mod, PyObject *o)
     int rc;
     /* CUDA memory the host reaches first waits for the device's pending work on it */
     NOGIL(a->device_kind != MV_DEV_CPU, rc = mvgo_lend_array(a->handle, &h, &e));
+    /* the lent Go array is Go's own view: a handle made for a C-level view
+     * here is not kept (the call leaves handles as it found them) */
+    mv_undo_fresh_handles();
     if (rc != 0)
         return mv_raise(&e);
     return PyLong_FromLongLong(h);

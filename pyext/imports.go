@@ -170,3 +170,20 @@ func alignment(dt memview.DType) int {
 	}
 	return dt.Itemsize()
 }
+
+// mvgo_import_info describes the items of an exporter's format as importBuffer
+// reads it — item size, the alignment the data needs, and the array's format,
+// name and typestr — for imports checked in C (import_fast.c).
+//
+//export mvgo_import_info
+func mvgo_import_info(format *C.char, m *C.mv_meta, align *C.int, e *C.mv_err) (rc C.int) {
+	defer guard(e, &rc)
+	dt, err := memview.DTypeFromFormat(C.GoString(format))
+	if err != nil {
+		return setErr(e, fmt.Errorf("memview.from_buffer: %w", err))
+	}
+	m.itemsize = C.int64_t(dt.Itemsize())
+	*align = C.int(alignment(dt))
+	putDType(m, dt)
+	return 0
+}

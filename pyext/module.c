@@ -21,7 +21,8 @@ live_array(PyObject *o, const char *what)
         return NULL;
     }
     MVArray *a = (MVArray *)o;
-    return mv_check_live(a) < 0 ? NULL : a;
+    /* every caller hands the array to Go: a C-level view gets its handle now */
+    return mv_array_handle(a) == 0 ? NULL : a;
 }
 
 /* The UTF-8 text of a dtype name or format: a str without NUL characters
@@ -186,15 +187,16 @@ mv_release_import(void *token)
     PyGILState_Release(st);
 }
 
-/* from_buffer(obj, writable: int) -> Array; writable: -1 as the source, 0 read-only, 1 writable */
+/* from_buffer(obj, writable: int, go: bool = False) -> Array; writable: -1 as the source, 0
+ * read-only, 1 writable; go: through Go even where C could check the layout (tests) */
 static PyObject *
 core_from_buffer(PyObject *mod, PyObject *args)
 {
     if (mv_check_go() < 0)
         return NULL;
     PyObject *obj;
-    int writable;
-    if (!PyArg_ParseTuple(args, "Oi", &obj, &writable))
+    int writable, go = 0;
+    if (!PyArg_ParseTuple(args, "Oi|p", &obj, &writable, &go))
         return NULL;
     if (!PyObject_CheckBuffer(obj)) {
         PyObject *name = PyType_GetName(Py_TYPE(obj));
@@ -240,6 +242,14 @@ core_from_buffer(PyObject *mod, PyObject *args)
         }
     }
     int readonly = view->readonly || writable == 0;
+    PyObject *fast = go ? NULL : mv_import_fast(obj, view, readonly, flags); /* no Go for the usual exporter */
+    if (fast != NULL || PyErr_Occurred()) {
+        if (fast == NULL) {
+            PyBuffer_Release(view);
+            PyMem_Free(view);
+        }
+        return fast;
+    }
     /* An exporter asked for PyBUF_FULL_RO fills shape whenever ndim > 0; be
      * lenient with one that does not and read it as bytes. */
     int64_t shape1 = view->itemsize ? view->len / view->itemsize : 0;
@@ -578,7 +588,7 @@ core_release(PyObject *mod, PyObject *o)
         return NULL;
     }
     MVArray *a = (MVArray *)o;
-    if (a->handle == 0)
+    if (a->handle == 0 && a->hold == NULL && a->import == NULL)
         Py_RETURN_NONE; /* releasing twice is harmless, as for memoryview */
     if (a->exports > 0) {
         PyErr_Format(PyExc_BufferError,
@@ -591,11 +601,23 @@ core_release(PyObject *mod, PyObject *o)
         return NULL;
     }
     mv_err e;
+    mv_forget_fresh(a);
     uintptr_t h = a->handle;
     a->handle = 0;
-    int rc;
+    int rc = 0;
+    if (a->cviews > 0) {
+        /* C-level views use this array's handle and import: they are given
+         * back when the last of them goes (mv_drop_hold) */
+        a->kept = h;
+        h = 0;
+        a->kept_import = a->import;
+        a->import = NULL;
+    }
+    mv_import_free(&a->import);
     /* freeing CUDA memory may wait for the device */
-    NOGIL(a->device_kind != MV_DEV_CPU, rc = mvgo_release(h, &e));
+    if (h != 0)
+        NOGIL(a->device_kind != MV_DEV_CPU, rc = mvgo_release(h, &e));
+    mv_drop_hold(a); /* a C-level view: its base array may go now */
     if (rc != 0)
         return mv_raise(&e);
     Py_RETURN_NONE;
@@ -783,7 +805,7 @@ mv_install(void)
         goto fail;
     }
     if (PyModule_AddIntConstant(mod, "MAXDIM", MV_MAXDIM) < 0 || mv_protocols_init(mod) < 0 ||
-        mv_add_gopy_functions(mod) < 0 || mv_add_selftests(mod) < 0 ||
+        mv_add_gopy_functions(mod) < 0 || mv_views_init(mod) < 0 || mv_add_selftests(mod) < 0 ||
         PyDict_SetItemString(modules, "memview._core", mod) < 0) {
         Py_DECREF(mod);
         goto fail;

@@ -22,6 +22,8 @@ core_selftest_panic(PyObject *mod, PyObject *unused)
 
 static PyMethodDef selftest_methods[] = {
     {"_selftest_panic", core_selftest_panic, METH_NOARGS, "raise SystemError from a recovered Go panic"},
+    {"_c_layout", mv_selftest_c_layout, METH_VARARGS,
+     "_c_layout(a, op, arg) -> (shape, strides, offset, scalar, c, f) or None: views.c's layout"},
     {NULL},
 };
 

@@ -211,33 +211,6 @@ class Array(_core.ArrayBase):
         raise TypeError("memview.Array cannot be created directly; use memview.empty, zeros, "
                         "full, arange or from_buffer")
 
-    # -- indexing
-    def __getitem__(self, key):
-        enc, scalar = encode_key(key, self.ndim)
-        v = _core.view(self, enc)
-        return v.item() if scalar else v
-
-    def __setitem__(self, key, value):
-        enc, _ = encode_key(key, self.ndim)
-        dst = _core.view(self, enc)
-        if dst.readonly:
-            raise ValueError("memview: assignment destination is read-only")
-        src = _as_source(value, dst._name)
-        if isinstance(src, bytes):
-            _core.fill(dst, src)
-        else:
-            _core.copyto(dst, src)
-
-    def __len__(self):
-        if self.ndim == 0:
-            raise TypeError("len() of unsized object")
-        return self.shape[0]
-
-    def __iter__(self):
-        if self.ndim == 0:  # checked now, not at the first next(): a released array refuses here
-            raise TypeError("iteration over a 0-d array")
-        return (self[i] for i in range(self.shape[0]))
-
     # -- elements and conversion
     def item(self, *index):
         """The element at index (all axes) as a Python scalar; no index for size-1 arrays.
@@ -291,22 +264,8 @@ class Array(_core.ArrayBase):
         _core.fill(self, _dtypes.pack(self._name, value), _cuda.stream_handle(stream))
 
     # -- views and copies
-    @property
-    def T(self):
-        """The transposed view (axes reversed)."""
-        return _core.transpose(self, ())
-
-    def transpose(self, *axes):
-        """A view with the axes permuted (reversed when none are given)."""
-        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-            axes = () if axes[0] is None else tuple(axes[0])
-        return _core.transpose(self, tuple(operator.index(a) for a in axes))
-
-    def reshape(self, *shape):
-        """A view with a new shape; ValueError when the layout needs a copy (call copy() first)."""
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = tuple(shape[0])
-        return _core.reshape(self, tuple(operator.index(s) for s in shape))
+    # Indexing, len, iteration, T, transpose and reshape are the C base type's
+    # (pyext/views.c); what it leaves to Go comes back to the functions below.
 
     def copy(self, order="C", *, stream=None, pool=None):
         """A deep copy in new Go-owned memory on the same device (from pool, a
@@ -464,4 +423,37 @@ def _host_ndarray(a):
     return numpy.asarray(memoryview(a))
 
 
+# -- the C type's slow paths (pyext/views.c): keys, values and dtypes its fast
+# path leaves to Go, and every error
+def _getitem(self, key):
+    enc, scalar = encode_key(key, self.ndim)
+    v = _core.view(self, enc)
+    return v.item() if scalar else v
+
+
+def _setitem(self, key, value):
+    enc, _ = encode_key(key, self.ndim)
+    dst = _core.view(self, enc)
+    if dst.readonly:
+        raise ValueError("memview: assignment destination is read-only")
+    src = _as_source(value, _name_of(dst))
+    if isinstance(src, bytes):
+        _core.fill(dst, src)
+    else:
+        _core.copyto(dst, src)
+
+
+def _transpose(self, axes):
+    if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+        axes = () if axes[0] is None else tuple(axes[0])
+    return _core.transpose(self, tuple(operator.index(a) for a in axes))
+
+
+def _reshape(self, shape):
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    return _core.reshape(self, tuple(operator.index(s) for s in shape))
+
+
+_core.set_hooks(_getitem, _setitem, _transpose, _reshape)
 _core.set_array_type(Array)

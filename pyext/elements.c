@@ -1,0 +1,149 @@
+/*
+ * elements.c — one element of a memview array read or written in C, for the
+ * numeric dtypes in native byte order (booleans, integers, float32/64,
+ * complex64/128); others go through the facade (memview/_array.py).
+ */
+#include "views.h"
+
+/* ---- scalar kinds (from the typestr: native byte order only) ---- */
+
+void
+mv_scalar_kind(MVArray *a)
+{
+    const char *t = a->typestr;
+    a->scalar = MV_SK_NONE;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if ((t[0] != '<' && t[0] != '|') || t[1] == 0 || t[2] == 0)
+        return;
+    const char *n = t + 2;
+    int size = (n[1] == 0) ? n[0] - '0' : (n[0] == '1' && n[1] == '6' && n[2] == 0) ? 16 : -1;
+    if (size != a->itemsize)
+        return;
+    switch (t[1]) {
+    case 'b': if (size == 1) a->scalar = MV_SK_BOOL; break;
+    case 'i': if (size == 1 || size == 2 || size == 4 || size == 8) a->scalar = MV_SK_INT; break;
+    case 'u': if (size == 1 || size == 2 || size == 4 || size == 8) a->scalar = MV_SK_UINT; break;
+    case 'f': if (size == 4 || size == 8) a->scalar = MV_SK_FLOAT; break;
+    case 'c': if (size == 8 || size == 16) a->scalar = MV_SK_COMPLEX; break;
+    default: break;
+    }
+#else
+    (void)t;
+#endif
+}
+
+PyObject *
+mv_read_scalar(const MVArray *a, const char *p)
+{
+    switch (a->scalar) {
+    case MV_SK_BOOL:
+        return PyBool_FromLong(*(const uint8_t *)p != 0);
+    case MV_SK_INT:
+        switch (a->itemsize) {
+        case 1: return PyLong_FromLong(*(const int8_t *)p);
+        case 2: { int16_t v; memcpy(&v, p, 2); return PyLong_FromLong(v); }
+        case 4: { int32_t v; memcpy(&v, p, 4); return PyLong_FromLong(v); }
+        default: { int64_t v; memcpy(&v, p, 8); return PyLong_FromLongLong(v); }
+        }
+    case MV_SK_UINT:
+        switch (a->itemsize) {
+        case 1: return PyLong_FromLong(*(const uint8_t *)p);
+        case 2: { uint16_t v; memcpy(&v, p, 2); return PyLong_FromLong(v); }
+        case 4: { uint32_t v; memcpy(&v, p, 4); return PyLong_FromUnsignedLong(v); }
+        default: { uint64_t v; memcpy(&v, p, 8); return PyLong_FromUnsignedLongLong(v); }
+        }
+    case MV_SK_FLOAT:
+        if (a->itemsize == 4) { float v; memcpy(&v, p, 4); return PyFloat_FromDouble(v); }
+        else { double v; memcpy(&v, p, 8); return PyFloat_FromDouble(v); }
+    case MV_SK_COMPLEX:
+        if (a->itemsize == 8) { float v[2]; memcpy(v, p, 8); return PyComplex_FromDoubles(v[0], v[1]); }
+        else { double v[2]; memcpy(v, p, 16); return PyComplex_FromDoubles(v[0], v[1]); }
+    }
+    return NULL; /* not reached: callers check a->scalar */
+}
+
+/* write_scalar stores value at p when it converts exactly as the facade's
+ * _dtypes.pack would, for the plain cases: 1 written, 0 not handled here. */
+int
+mv_write_scalar(const MVArray *a, char *p, PyObject *value)
+{
+    switch (a->scalar) {
+    case MV_SK_BOOL:
+        if (value != Py_True && value != Py_False)
+            return 0;
+        *(uint8_t *)p = value == Py_True;
+        return 1;
+    case MV_SK_INT:
+    case MV_SK_UINT: {
+        if (!PyLong_CheckExact(value))
+            return 0;
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (overflow)
+            return 0; /* the facade says which bound */
+        unsigned bits = (unsigned)a->itemsize * 8;
+        if (a->scalar == MV_SK_INT) {
+            if (bits < 64 && (v < -(1LL << (bits - 1)) || v > (1LL << (bits - 1)) - 1))
+                return 0;
+        } else if (v < 0 || (bits < 64 && v > (long long)((1ULL << bits) - 1))) {
+            return 0; /* uint64 values above 2**63 - 1 go the slow way too */
+        }
+        switch (a->itemsize) {
+        case 1: { int8_t x = (int8_t)v; memcpy(p, &x, 1); break; }
+        case 2: { int16_t x = (int16_t)v; memcpy(p, &x, 2); break; }
+        case 4: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
+        default: { int64_t x = (int64_t)v; memcpy(p, &x, 8); break; }
+        }
+        return 1;
+    }
+    case MV_SK_FLOAT: {
+        double d;
+        if (PyFloat_CheckExact(value))
+            d = PyFloat_AsDouble(value);
+        else if (PyLong_CheckExact(value)) {
+            d = PyLong_AsDouble(value);
+            if (d == -1.0 && PyErr_Occurred()) {
+                PyErr_Clear();
+                return 0;
+            }
+        } else
+            return 0;
+        if (a->itemsize == 8) {
+            memcpy(p, &d, 8);
+            return 1;
+        }
+        if (d != d)
+            return 0; /* NaN payloads: as struct packs them */
+        float f = (float)d; /* out of range: ±inf, as the facade saturates */
+        memcpy(p, &f, 4);
+        return 1;
+    }
+    case MV_SK_COMPLEX: {
+        double re, im;
+        if (PyComplex_CheckExact(value)) {
+            re = PyComplex_RealAsDouble(value);
+            im = PyComplex_ImagAsDouble(value);
+        } else if (PyFloat_CheckExact(value)) {
+            re = PyFloat_AsDouble(value);
+            im = 0.0;
+        } else
+            return 0;
+        if (a->itemsize == 16) {
+            double v[2] = {re, im};
+            memcpy(p, v, 16);
+            return 1;
+        }
+        float v[2] = {(float)re, (float)im};
+        if (re != re || im != im || ((v[0] - v[0]) != 0 && (re - re) == 0) ||
+            ((v[1] - v[1]) != 0 && (im - im) == 0))
+            return 0; /* NaN or overflow: the facade's rules */
+        memcpy(p, v, 8);
+        return 1;
+    }
+    }
+    return 0;
+}

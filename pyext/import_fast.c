@@ -1,0 +1,266 @@
+/*
+ * import_fast.c — mv.from_buffer without Go for the usual exporter: the
+ * Py_buffer stays in the array object and the layout is checked here, with the
+ * Go core's rules (pyext/imports.go: the item size the format gives, strides in
+ * whole items, data aligned for the item, a layout that fits in 64 bits). The
+ * item descriptor of each format is asked of Go once and cached.
+ *
+ * Go learns of the import only when Go code is handed the array
+ * (mv_import_handle): Go then gets a Py_buffer of its own from the exporter,
+ * with the same layout, and releases it when its last reference goes; the
+ * array object keeps its own until it is released. Anything unusual — a format
+ * Go refuses, a layout it would refuse, an exporter without shape — takes the
+ * Go path (module.c), which raises the error.
+ */
+#include "capi.h"
+#include "_cgo_export.h"
+
+/* The import descriptor of a format: what Go's DTypeFromFormat makes of it. */
+typedef struct {
+    char *key;      /* the exporter's format (PyMem) */
+    Py_ssize_t itemsize;
+    int align;
+    char *format;   /* the array's format and dtype name (PyMem) */
+    char *dtype;
+    char typestr[16];
+} fmt_info;
+
+#define NFMT 64
+static fmt_info fmt_cache[NFMT];
+static int nfmt;
+static int fmt_next; /* the entry a miss replaces once the cache is full (round robin) */
+
+static char *
+pymem_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *out = PyMem_Malloc(n);
+    if (out != NULL)
+        memcpy(out, s, n);
+    return out;
+}
+
+/* format_info returns the cached descriptor of format, asking Go on a miss;
+ * NULL (no exception) when Go refuses the format. Once the cache is full, a miss
+ * replaces the entries in turn: arrays keep copies of the strings, so nothing
+ * points into an entry after mv_import_fast returns (the GIL is held). */
+static const fmt_info *
+format_info(const char *format)
+{
+    for (int k = 0; k < nfmt; k++)
+        if (strcmp(fmt_cache[k].key, format) == 0)
+            return &fmt_cache[k];
+    if (strlen(format) > 256)
+        return NULL;
+    mv_meta m;
+    mv_err e;
+    int align = 0;
+    if (mvgo_import_info((char *)format, &m, &align, &e) != 0)
+        return NULL;
+    int slot = nfmt;
+    if (nfmt == NFMT) {
+        slot = fmt_next;
+        fmt_next = (fmt_next + 1) % NFMT;
+        PyMem_Free(fmt_cache[slot].key);
+        PyMem_Free(fmt_cache[slot].format);
+        PyMem_Free(fmt_cache[slot].dtype);
+        fmt_cache[slot] = fmt_cache[NFMT - 1];
+        nfmt--; /* the last entry moved into the slot; the new one goes last */
+        slot = nfmt;
+    }
+    fmt_info *f = &fmt_cache[slot];
+    f->key = pymem_strdup(format);
+    f->format = m.long_format ? pymem_strdup(m.long_format) : pymem_strdup(m.format);
+    f->dtype = m.long_dtype ? pymem_strdup(m.long_dtype) : pymem_strdup(m.dtype);
+    free(m.long_format);
+    free(m.long_dtype);
+    if (f->key == NULL || f->format == NULL || f->dtype == NULL) {
+        PyMem_Free(f->key);
+        PyMem_Free(f->format);
+        PyMem_Free(f->dtype);
+        return NULL;
+    }
+    f->itemsize = (Py_ssize_t)m.itemsize;
+    f->align = align > 0 ? align : 1;
+    memcpy(f->typestr, m.typestr, sizeof f->typestr);
+    f->typestr[sizeof f->typestr - 1] = 0;
+    nfmt++;
+    return f;
+}
+
+static void
+contiguity(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t size, Py_ssize_t itemsize,
+           int *c, int *f)
+{
+    *c = *f = 1;
+    if (size == 0)
+        return;
+    uint64_t sd = (uint64_t)itemsize;
+    for (int k = nd - 1; k >= 0; k--) {
+        if (shape[k] > 1 && (uint64_t)strides[k] != sd) {
+            *c = 0;
+            break;
+        }
+        sd *= (uint64_t)shape[k];
+    }
+    sd = (uint64_t)itemsize;
+    for (int k = 0; k < nd; k++) {
+        if (shape[k] > 1 && (uint64_t)strides[k] != sd) {
+            *f = 0;
+            break;
+        }
+        sd *= (uint64_t)shape[k];
+    }
+}
+
+PyObject *
+mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags)
+{
+    int nd = view->ndim;
+    if (nd < 0 || nd > MV_MAXDIM || (nd > 0 && view->shape == NULL) || view->itemsize <= 0)
+        return NULL;
+    const fmt_info *fi = format_info(view->format ? view->format : "B");
+    if (fi == NULL || fi->itemsize != view->itemsize)
+        return NULL;
+    Py_ssize_t itemsize = fi->itemsize;
+    Py_ssize_t strides[MV_MAXDIM];
+    /* C-contiguous strides where the exporter gives none (NewLayout's rule) */
+    Py_ssize_t sd = itemsize;
+    for (int k = nd - 1; k >= 0; k--) {
+        Py_ssize_t n = view->shape[k];
+        if (n < 0)
+            return NULL;
+        strides[k] = view->strides ? view->strides[k] : sd;
+        if (n > 0 && __builtin_mul_overflow(sd, n, &sd))
+            return NULL;
+    }
+    Py_ssize_t count = 1, size = 1, imin = 0, imax = 0, bytes;
+    for (int k = 0; k < nd; k++) {
+        Py_ssize_t n = view->shape[k], d;
+        if (strides[k] % itemsize != 0)
+            return NULL;
+        size *= n;
+        if (n == 0)
+            continue;
+        if (__builtin_mul_overflow(count, n, &count) || __builtin_mul_overflow(strides[k], n - 1, &d) ||
+            d == PY_SSIZE_T_MIN)
+            return NULL;
+        if (d < 0 ? __builtin_add_overflow(imin, d, &imin) : __builtin_add_overflow(imax, d, &imax))
+            return NULL;
+    }
+    if (__builtin_mul_overflow(count, itemsize, &bytes) || imax > PY_SSIZE_T_MAX - itemsize)
+        return NULL;
+    if ((uintptr_t)view->buf % (uintptr_t)fi->align != 0)
+        return NULL;
+
+    PyTypeObject *tp = (PyTypeObject *)(mv_array_type ? mv_array_type : mv_array_base_type);
+    allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
+    MVArray *a = (MVArray *)alloc(tp, 0);
+    if (a == NULL)
+        return NULL;
+    /* Until import is set the object is "released": dealloc frees what is set. */
+    size_t fl = strlen(fi->format), dl = strlen(fi->dtype);
+    a->format = fl < sizeof a->fmt_inline ? memcpy(a->fmt_inline, fi->format, fl + 1) : pymem_strdup(fi->format);
+    a->dtype = dl < sizeof a->dtype_inline ? memcpy(a->dtype_inline, fi->dtype, dl + 1) : pymem_strdup(fi->dtype);
+    if (a->format == NULL || a->dtype == NULL) {
+        Py_DECREF(a);
+        return PyErr_NoMemory();
+    }
+    if (nd > 0) {
+        a->shape = PyMem_Malloc(3 * (size_t)nd * sizeof(Py_ssize_t));
+        if (a->shape == NULL) {
+            Py_DECREF(a);
+            return PyErr_NoMemory();
+        }
+        a->strides = a->shape + nd;
+        for (int k = 0; k < nd; k++) {
+            a->shape[k] = view->shape[k];
+            a->strides[k] = strides[k];
+        }
+    }
+    a->buf = view->buf;
+    a->len = size * itemsize;
+    a->itemsize = itemsize;
+    a->ndim = nd;
+    a->readonly = readonly;
+    contiguity(nd, a->shape, a->strides, size, itemsize, &a->c_contig, &a->f_contig);
+    memcpy(a->typestr, fi->typestr, sizeof a->typestr);
+    memcpy(a->device, "cpu", 4);
+    a->device_kind = MV_DEV_CPU;
+    a->device_id = 0;
+    a->pending = NULL;
+    a->dl_strides = a->shape ? (int64_t *)a->shape + 2 * nd : NULL;
+    mv_dlpack_cache(a);
+    mv_scalar_kind(a);
+    Py_INCREF(obj);
+    a->base = obj;
+    a->import_flags = flags;
+    a->import = view; /* owned from here on */
+    return (PyObject *)a;
+}
+
+/* same_layout: the exporter gave Go the buffer it gave the array. */
+static int
+same_layout(const Py_buffer *g, const MVArray *a, const Py_buffer *v)
+{
+    if (g->buf != v->buf || g->ndim != v->ndim || g->itemsize != v->itemsize ||
+        (g->shape == NULL && g->ndim > 0))
+        return 0;
+    if (strcmp(g->format ? g->format : "B", v->format ? v->format : "B") != 0)
+        return 0;
+    for (int k = 0; k < g->ndim; k++) {
+        if (g->shape[k] != a->shape[k])
+            return 0;
+        if ((g->strides ? g->strides[k] : a->strides[k]) != a->strides[k])
+            return 0;
+    }
+    return 1;
+}
+
+uintptr_t
+mv_import_handle(MVArray *a, Py_buffer *v)
+{
+    Py_buffer *g = PyMem_Calloc(1, sizeof(Py_buffer));
+    if (g == NULL) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    if (PyObject_GetBuffer(a->base, g, a->import_flags) < 0) {
+        PyMem_Free(g);
+        return 0;
+    }
+    if (!same_layout(g, a, v)) {
+        PyBuffer_Release(g);
+        PyMem_Free(g);
+        PyErr_SetString(PyExc_BufferError, "memview: the exporter changed its buffer since the import");
+        return 0;
+    }
+    int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
+    for (int k = 0; k < a->ndim; k++) {
+        shape[k] = a->shape[k];
+        strides[k] = a->strides[k];
+    }
+    mv_meta m;
+    mv_err e;
+    if (mvgo_import(g->buf, a->ndim, shape, strides, a->itemsize, g->format ? g->format : "B", a->readonly, g,
+                    &m, &e) != 0) {
+        PyBuffer_Release(g); /* Go did not take it */
+        PyMem_Free(g);
+        mv_raise(&e);
+        return 0;
+    }
+    free(m.long_format);
+    free(m.long_dtype);
+    return m.handle;
+}
+
+void
+mv_import_free(Py_buffer **v)
+{
+    if (*v != NULL) {
+        Py_buffer *b = *v;
+        *v = NULL;
+        PyBuffer_Release(b);
+        PyMem_Free(b);
+    }
+}

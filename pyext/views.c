@@ -1,0 +1,559 @@
+/*
+ * views.c — the everyday operations of memview's array type done in C from the
+ * metadata cached in the object: basic indexing (ints, slices, ..., None),
+ * element reads and writes of the basic numeric dtypes (elements.c), T /
+ * transpose, reshape when it is a view, len and iteration. Go is not called.
+ *
+ * A view made here is a C-level view: it references its base array (hold, the
+ * array whose Go handle keeps the memory) and has no Go handle of its own until
+ * Go code needs one (mv_array_handle makes it then, from hold's handle and the
+ * view's layout). The layouts are computed by view_layouts.c with the Go core's
+ * rules; tests/test_views_c.py checks both against each other.
+ *
+ * Whatever the fast path does not cover exactly — other key types, errors,
+ * elements of other dtypes, device memory for elements — goes to the facade's
+ * Python functions set by set_hooks, which call Go as before: errors are
+ * therefore always raised by the one implementation.
+ */
+#include "views.h"
+#include "_cgo_export.h"
+
+/* The facade's slow paths (memview/_array.py), set by set_hooks. */
+static PyObject *hook_getitem;   /* (a, key) -> value */
+static PyObject *hook_setitem;   /* (a, key, value) -> None */
+static PyObject *hook_transpose; /* (a, args) -> view */
+static PyObject *hook_reshape;   /* (a, args) -> view */
+
+/* ---- C-level views ---- */
+
+static char *
+copy_string(const char *s, char *inline_buf, const char *parent_inline)
+{
+    if (s == parent_inline) {
+        memcpy(inline_buf, parent_inline, 16);
+        return inline_buf;
+    }
+    size_t n = strlen(s) + 1;
+    char *out = PyMem_Malloc(n);
+    if (out != NULL)
+        memcpy(out, s, n);
+    return out;
+}
+
+/* make_view: a new array over p's memory with layout l (offset from p->buf). */
+static PyObject *
+make_view(MVArray *p, const mv_layout *l)
+{
+    PyTypeObject *tp = (PyTypeObject *)(mv_array_type ? mv_array_type : mv_array_base_type);
+    allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
+    MVArray *v = (MVArray *)alloc(tp, 0);
+    if (v == NULL)
+        return NULL;
+    /* Until hold is set the object is "released": dealloc frees what is set. */
+    v->format = copy_string(p->format, v->fmt_inline, p->fmt_inline);
+    v->dtype = copy_string(p->dtype, v->dtype_inline, p->dtype_inline);
+    if (v->format == NULL || v->dtype == NULL) {
+        Py_DECREF(v);
+        return PyErr_NoMemory();
+    }
+    int nd = l->ndim;
+    if (nd > 0) {
+        v->shape = PyMem_Malloc(3 * (size_t)nd * sizeof(Py_ssize_t));
+        if (v->shape == NULL) {
+            Py_DECREF(v);
+            return PyErr_NoMemory();
+        }
+        v->strides = v->shape + nd;
+        memcpy(v->shape, l->shape, (size_t)nd * sizeof(Py_ssize_t));
+        memcpy(v->strides, l->strides, (size_t)nd * sizeof(Py_ssize_t));
+    }
+    Py_ssize_t size = 1;
+    for (int k = 0; k < nd; k++)
+        size *= l->shape[k];
+    v->buf = p->buf + l->offset;
+    v->len = size * p->itemsize;
+    v->itemsize = p->itemsize;
+    v->ndim = nd;
+    v->readonly = p->readonly;
+    mv_layout_contiguity(l, p->itemsize, &v->c_contig, &v->f_contig);
+    memcpy(v->typestr, p->typestr, sizeof v->typestr);
+    memcpy(v->device, p->device, sizeof v->device);
+    v->device_kind = p->device_kind;
+    v->device_id = p->device_id;
+    v->pending = p->pending; /* the memory's shared pending-stream word */
+    v->scalar = p->scalar;
+    v->dl_strides = v->shape ? (int64_t *)v->shape + 2 * nd : NULL;
+    mv_dlpack_cache(v);
+    PyObject *base = p->base ? p->base : (PyObject *)p;
+    Py_INCREF(base);
+    v->base = base;
+    MVArray *hold = p->hold ? p->hold : p;
+    Py_INCREF((PyObject *)hold);
+    hold->cviews++;
+    v->hold = hold;
+    return (PyObject *)v;
+}
+
+/* Handles made for C-level views during a call that then fails are given back
+ * (mv_undo_fresh_handles, from mv_raise and the slow paths): a failed call
+ * leaves the Go side as it found it. The handle is a cache of the view's
+ * layout, used by Go only during calls, so it can go whenever no call runs on
+ * the array (busy == 0); the next Go call makes it again. */
+#define NFRESH 16
+static _Thread_local struct {
+    MVArray *a; /* borrowed: removed by mv_forget_fresh before the array goes */
+    uintptr_t h;
+} fresh[NFRESH];
+static _Thread_local int nfresh;
+
+void
+mv_forget_fresh(MVArray *a)
+{
+    for (int k = 0; k < nfresh; k++)
+        if (fresh[k].a == a)
+            fresh[k].a = NULL;
+}
+
+void
+mv_undo_fresh_handles(void)
+{
+    int n = nfresh;
+    nfresh = 0;
+    for (int k = 0; k < n; k++) {
+        MVArray *a = fresh[k].a;
+        if (a != NULL && a->handle == fresh[k].h && (a->hold != NULL || a->import != NULL) && a->busy == 0) {
+            a->handle = 0;
+            if (mv_go_usable())
+                mvgo_release(fresh[k].h, NULL);
+        }
+    }
+}
+
+static void
+record_fresh(MVArray *a, uintptr_t h)
+{
+    if (nfresh == NFRESH) { /* the oldest is kept for good */
+        memmove(fresh, fresh + 1, (NFRESH - 1) * sizeof fresh[0]);
+        nfresh--;
+    }
+    fresh[nfresh].a = a;
+    fresh[nfresh++].h = h;
+}
+
+/* root_handle: the handle of h, the array a C-level view holds (made now for
+ * an import that Go has not seen); 0 with an exception. */
+static uintptr_t
+root_handle(MVArray *h)
+{
+    if (h->handle != 0)
+        return h->handle;
+    if (h->kept != 0)
+        return h->kept;
+    if (h->import != NULL)
+        return mv_array_handle(h);
+    if (h->kept_import != NULL) /* released while views use it: given back with them */
+        return h->kept = mv_import_handle(h, h->kept_import);
+    PyErr_SetString(PyExc_SystemError, "memview: a view's base array has no memory");
+    return 0;
+}
+
+uintptr_t
+mv_array_handle(MVArray *a)
+{
+    if (a->handle != 0)
+        return a->handle;
+    if (a->hold == NULL) {
+        if (a->import == NULL) {
+            mv_check_live(a);
+            return 0;
+        }
+        if (mv_check_go() < 0)
+            return 0;
+        uintptr_t h = mv_import_handle(a, a->import);
+        if (h != 0) {
+            a->handle = h;
+            record_fresh(a, h);
+        }
+        return h;
+    }
+    if (mv_check_go() < 0)
+        return 0;
+    MVArray *h = a->hold;
+    uintptr_t root = root_handle(h);
+    if (root == 0)
+        return 0;
+    int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
+    for (int k = 0; k < a->ndim; k++) {
+        shape[k] = a->shape[k];
+        strides[k] = a->strides[k];
+    }
+    uintptr_t out = 0;
+    mv_err e;
+    if (mvgo_layout_view(root, (int64_t)(a->buf - h->buf), a->ndim, shape, strides, a->readonly, &out, &e) != 0) {
+        mv_raise(&e);
+        return 0;
+    }
+    a->handle = out;
+    record_fresh(a, out);
+    return out;
+}
+
+void
+mv_drop_hold(MVArray *a)
+{
+    MVArray *h = a->hold;
+    if (h == NULL)
+        return;
+    a->hold = NULL;
+    if (--h->cviews == 0 && h->kept != 0) {
+        /* released while C-level views used its handle: give it back now */
+        uintptr_t k = h->kept;
+        h->kept = 0;
+        if (mv_go_usable())
+            NOGIL(h->device_kind != MV_DEV_CPU, mvgo_release(k, NULL));
+    }
+    if (h->cviews == 0)
+        mv_import_free(&h->kept_import);
+    Py_DECREF((PyObject *)h);
+}
+
+/* ---- slots and methods ---- */
+
+static PyObject *
+slow_call(PyObject *hook, PyObject *self, PyObject *arg, PyObject *arg2)
+{
+    if (hook == NULL) {
+        PyErr_SetString(PyExc_SystemError, "memview: the array type's Python functions are not set");
+        return NULL;
+    }
+    PyObject *r = PyObject_CallFunctionObjArgs(hook, self, arg, arg2, NULL);
+    if (r == NULL)
+        mv_undo_fresh_handles();
+    return r;
+}
+
+static PyObject *
+array_subscript(PyObject *self, PyObject *key)
+{
+    MVArray *a = (MVArray *)self;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    mv_layout l;
+    int scalar;
+    if (!mv_index_layout(a, key, &l, &scalar))
+        return slow_call(hook_getitem, self, key, NULL);
+    if (scalar) {
+        if (a->scalar != MV_SK_NONE && a->device_kind == MV_DEV_CPU)
+            return mv_read_scalar(a, a->buf + l.offset);
+        return slow_call(hook_getitem, self, key, NULL);
+    }
+    return make_view(a, &l);
+}
+
+static int
+array_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
+{
+    MVArray *a = (MVArray *)self;
+    if (value == NULL) {
+        PyErr_SetString(PyExc_ValueError, "memview: cannot delete array elements");
+        return -1;
+    }
+    if (mv_check_live(a) < 0)
+        return -1;
+    mv_layout l;
+    int scalar;
+    if (a->scalar != MV_SK_NONE && a->device_kind == MV_DEV_CPU && !a->readonly &&
+        mv_index_layout(a, key, &l, &scalar) && scalar && mv_write_scalar(a, a->buf + l.offset, value))
+        return 0;
+    PyObject *r = slow_call(hook_setitem, self, key, value);
+    if (r == NULL)
+        return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+static Py_ssize_t
+array_length(PyObject *self)
+{
+    MVArray *a = (MVArray *)self;
+    if (mv_check_live(a) < 0)
+        return -1;
+    if (a->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "len() of unsized object");
+        return -1;
+    }
+    return a->shape[0];
+}
+
+/* a[i] for i >= 0 (iteration) */
+static PyObject *
+array_item(PyObject *self, Py_ssize_t i)
+{
+    MVArray *a = (MVArray *)self;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    if (a->ndim > 0 && (i < 0 || i >= a->shape[0])) {
+        /* the end of an iteration: Go's message, without Go */
+        PyErr_Format(PyExc_IndexError, "memview: index %zd is out of bounds for axis 0 with size %zd", i,
+                     a->shape[0]);
+        return NULL;
+    }
+    if (a->ndim == 0) {
+        PyObject *k = PyLong_FromSsize_t(i);
+        if (k == NULL)
+            return NULL;
+        PyObject *r = slow_call(hook_getitem, self, k, NULL); /* raises */
+        Py_DECREF(k);
+        return r;
+    }
+    mv_layout l;
+    l.ndim = a->ndim - 1;
+    l.offset = i * a->strides[0];
+    for (int k = 0; k < l.ndim; k++) {
+        l.shape[k] = a->shape[k + 1];
+        l.strides[k] = a->strides[k + 1];
+    }
+    if (l.ndim == 0) {
+        if (a->scalar != MV_SK_NONE && a->device_kind == MV_DEV_CPU)
+            return mv_read_scalar(a, a->buf + l.offset);
+        PyObject *k = PyLong_FromSsize_t(i);
+        if (k == NULL)
+            return NULL;
+        PyObject *r = slow_call(hook_getitem, self, k, NULL);
+        Py_DECREF(k);
+        return r;
+    }
+    return make_view(a, &l);
+}
+
+/* The iterator over the first axis: a[0], a[1], ... (views or elements). */
+typedef struct {
+    PyObject_HEAD
+    PyObject *arr; /* NULL once exhausted */
+    Py_ssize_t i;
+} array_iterator;
+
+static PyObject *iterator_type;
+
+static void
+iterator_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    Py_CLEAR(((array_iterator *)self)->arr);
+    freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyObject *
+iterator_next(PyObject *self)
+{
+    array_iterator *it = (array_iterator *)self;
+    if (it->arr == NULL)
+        return NULL;
+    MVArray *a = (MVArray *)it->arr;
+    if (a->ndim > 0 && it->i >= a->shape[0]) {
+        Py_CLEAR(it->arr);
+        return NULL; /* StopIteration */
+    }
+    return array_item(it->arr, it->i++);
+}
+
+static PyType_Slot iterator_slots[] = {
+    {Py_tp_dealloc, iterator_dealloc},
+    {Py_tp_iter, PyObject_SelfIter},
+    {Py_tp_iternext, iterator_next},
+    {0, NULL},
+};
+
+static PyType_Spec iterator_spec = {
+    .name = "memview._core.ArrayIterator",
+    .basicsize = sizeof(array_iterator),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = iterator_slots,
+};
+
+static PyObject *
+array_iter(PyObject *self)
+{
+    MVArray *a = (MVArray *)self;
+    if (mv_check_live(a) < 0) /* checked now, not at the first next() */
+        return NULL;
+    if (a->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "iteration over a 0-d array");
+        return NULL;
+    }
+    if (iterator_type == NULL && (iterator_type = PyType_FromSpec(&iterator_spec)) == NULL)
+        return NULL;
+    allocfunc alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)iterator_type, Py_tp_alloc);
+    array_iterator *it = (array_iterator *)alloc((PyTypeObject *)iterator_type, 0);
+    if (it == NULL)
+        return NULL;
+    Py_INCREF(self);
+    it->arr = self;
+    it->i = 0;
+    return (PyObject *)it;
+}
+
+PyObject *
+mv_get_T(PyObject *self, void *c)
+{
+    MVArray *a = (MVArray *)self;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    mv_layout l;
+    mv_transpose_layout(a, NULL, &l);
+    return make_view(a, &l);
+}
+
+/* The sequence of ints in args (f(*ints) or f(seq)), as a new reference to a
+ * tuple or list; NULL without an exception when it is some other form. */
+static PyObject *
+int_args(PyObject *args, int none_ok)
+{
+    PyObject *seq = args;
+    if (PyTuple_Size(args) == 1) {
+        PyObject *x = PyTuple_GetItem(args, 0);
+        if (none_ok && x == Py_None)
+            return PyTuple_New(0);
+        if (PyTuple_Check(x) || PyList_Check(x))
+            seq = x;
+    }
+    Py_INCREF(seq);
+    return seq;
+}
+
+static PyObject *
+array_transpose(PyObject *self, PyObject *args)
+{
+    MVArray *a = (MVArray *)self;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    PyObject *axes = int_args(args, 1);
+    if (axes == NULL)
+        return NULL;
+    mv_layout l;
+    int ok = mv_transpose_layout(a, axes, &l);
+    Py_DECREF(axes);
+    if (!ok)
+        return slow_call(hook_transpose, self, args, NULL);
+    return make_view(a, &l);
+}
+
+static PyObject *
+array_reshape(PyObject *self, PyObject *args)
+{
+    MVArray *a = (MVArray *)self;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    PyObject *seq = int_args(args, 0);
+    if (seq == NULL)
+        return NULL;
+    mv_layout l;
+    int ok = mv_reshape_layout(a, seq, &l);
+    Py_DECREF(seq);
+    if (!ok)
+        return slow_call(hook_reshape, self, args, NULL);
+    return make_view(a, &l);
+}
+
+PyMethodDef mv_view_methods[] = {
+    {"transpose", array_transpose, METH_VARARGS,
+     "transpose(*axes): a view with the axes permuted (reversed when none are given)."},
+    {"reshape", array_reshape, METH_VARARGS,
+     "reshape(*shape): a view with a new shape; ValueError when the layout needs a copy "
+     "(call copy() first)."},
+    {NULL},
+};
+
+
+PyType_Slot mv_view_slots[] = {
+    {Py_mp_subscript, array_subscript},
+    {Py_mp_ass_subscript, array_ass_subscript},
+    {Py_mp_length, array_length},
+    {Py_sq_length, array_length},
+    {Py_tp_iter, array_iter},
+    {0, NULL},
+};
+
+/* set_hooks(getitem, setitem, transpose, reshape): the facade's slow paths */
+static PyObject *
+core_set_hooks(PyObject *mod, PyObject *args)
+{
+    PyObject *g, *s, *t, *r;
+    if (!PyArg_ParseTuple(args, "OOOO", &g, &s, &t, &r))
+        return NULL;
+    PyObject *old[4] = {hook_getitem, hook_setitem, hook_transpose, hook_reshape};
+    Py_INCREF(g);
+    Py_INCREF(s);
+    Py_INCREF(t);
+    Py_INCREF(r);
+    hook_getitem = g;
+    hook_setitem = s;
+    hook_transpose = t;
+    hook_reshape = r;
+    for (int k = 0; k < 4; k++)
+        Py_XDECREF(old[k]);
+    Py_RETURN_NONE;
+}
+
+/* _c_layout(a, op, arg) -> (shape, strides, offset, scalar, c_contiguous,
+ * f_contiguous) or None: the layout the C fast path computes for a[arg] (op
+ * "index"), a.transpose(*arg) ("transpose") or a.reshape(*arg) ("reshape"), None
+ * where it leaves the work to Go; for the differential tests against the Go core
+ * (a function of the test build only: selftest.c adds it). */
+PyObject *
+mv_selftest_c_layout(PyObject *mod, PyObject *args)
+{
+    PyObject *o, *arg;
+    const char *op;
+    if (!PyArg_ParseTuple(args, "OsO", &o, &op, &arg))
+        return NULL;
+    if (!mv_is_array(o)) {
+        PyErr_SetString(PyExc_TypeError, "memview: _c_layout needs a memview.Array");
+        return NULL;
+    }
+    MVArray *a = (MVArray *)o;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    mv_layout l;
+    int ok, scalar = 0;
+    if (strcmp(op, "index") == 0)
+        ok = mv_index_layout(a, arg, &l, &scalar);
+    else if (strcmp(op, "transpose") == 0 || strcmp(op, "reshape") == 0) {
+        PyObject *seq = PySequence_Tuple(arg);
+        if (seq == NULL)
+            return NULL;
+        ok = op[0] == 't' ? mv_transpose_layout(a, seq, &l) : mv_reshape_layout(a, seq, &l);
+        Py_DECREF(seq);
+    } else {
+        PyErr_Format(PyExc_ValueError, "memview: _c_layout: unknown op %s", op);
+        return NULL;
+    }
+    if (!ok)
+        Py_RETURN_NONE;
+    PyObject *shape = PyTuple_New(l.ndim), *strides = PyTuple_New(l.ndim);
+    if (shape == NULL || strides == NULL) {
+        Py_XDECREF(shape);
+        Py_XDECREF(strides);
+        return NULL;
+    }
+    for (int k = 0; k < l.ndim; k++) {
+        PyTuple_SetItem(shape, k, PyLong_FromSsize_t(l.shape[k]));
+        PyTuple_SetItem(strides, k, PyLong_FromSsize_t(l.strides[k]));
+    }
+    int c, f;
+    mv_layout_contiguity(&l, a->itemsize, &c, &f);
+    return Py_BuildValue("(NNnOii)", shape, strides, l.offset, scalar ? Py_True : Py_False, c, f);
+}
+
+static PyMethodDef view_functions[] = {
+    {"set_hooks", core_set_hooks, METH_VARARGS, "set_hooks(getitem, setitem, transpose, reshape)"},
+    {NULL},
+};
+
+int
+mv_views_init(PyObject *mod)
+{
+    return PyModule_AddFunctions(mod, view_functions);
+}
