@@ -197,6 +197,7 @@ def test_records_and_other_dtypes():
     s.extend([b"ab", b"abc"])
     assert s.finish().tobytes() == b"ab\x00abc"
     assert mv.Builder(np.float32).dtype == "float32" and mv.Builder("f8").dtype == "float64"
+    assert isinstance(mv.Builder("i2").dtype, mv.dtype) and mv.Builder("i2").dtype == np.int16
 
 
 def test_pool_and_bad_arguments():

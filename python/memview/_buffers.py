@@ -214,6 +214,12 @@ class Builder(_core.BuilderBase):
         name = _dtype(dtype)
         return _core.builder_new(name, _pool_id(pool, "memview.Builder"), functools.partial(_dtypes.pack, name))
 
+    @property
+    def dtype(self):
+        """The item type, a memview.dtype (equal to every spelling of it)."""
+        from . import _dtype as _dtype_mod
+        return _dtype_mod.dtype(_core.BuilderBase.dtype.__get__(self))
+
     def append(self, value) -> None:
         """Append one item."""
         _core.builder_append(self, value)
