@@ -239,12 +239,12 @@ class Builder(_core.BuilderBase):
                 _core.builder_extend_buffer(self, m)
                 return
             if m.ndim != 1:
-                raise TypeError(f"memview: Builder({self.dtype!r}).extend: a {m.ndim}-d buffer of format "
+                raise TypeError(f"memview: Builder({str(self.dtype)!r}).extend: a {m.ndim}-d buffer of format "
                                 f"{m.format!r} is not of this dtype; convert it first")
             try:
                 _core.builder_extend(self, m)
             except NotImplementedError:
-                raise TypeError(f"memview: Builder({self.dtype!r}).extend: cannot read items of format "
+                raise TypeError(f"memview: Builder({str(self.dtype)!r}).extend: cannot read items of format "
                                 f"{m.format!r}") from None
 
     def reserve(self, n) -> None:
@@ -270,7 +270,7 @@ class Builder(_core.BuilderBase):
     def __repr__(self):
         if self.released:
             return "<released memview.Builder>"
-        return f"memview.Builder({self.dtype!r}: {len(self)} items, capacity {self.capacity})"
+        return f"memview.Builder({str(self.dtype)!r}: {len(self)} items, capacity {self.capacity})"
 
     __hash__ = None
 
