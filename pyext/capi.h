@@ -145,6 +145,7 @@ int mv_install_fork_handlers(void);
 int mv_install_memory(PyObject *mod);
 int mv_check_go(void);
 int mv_go_usable(void);
+int mv_fork_selftest_scan_bit(int on);
 /* Add the functions of gopy.c and, in the test build, of selftest.c to memview._core. */
 int mv_add_gopy_functions(PyObject *mod);
 int mv_add_selftests(PyObject *mod);

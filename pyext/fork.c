@@ -12,16 +12,66 @@ static long fork_wait_ms = 2000; /* MEMVIEW_FORK_WAIT_MS */
 static int fork_ready;           /* prepare's verdict, read by the child handler */
 static int go_unusable;          /* in a child forked while Go work could not be stopped */
 
+/* The forking goroutine's status word in the runtime's g (fork.go explains), or 0. */
+static uintptr_t status_word;
+
+#define G_SYSCALL 3u     /* _Gsyscall */
+#define G_DEADEXTRA 11u  /* _Gdeadextra: an extra M's goroutine, also "in a system call" */
+#define G_SCAN 0x1000u   /* _Gscan */
+
+static int
+in_syscall(uint32_t s)
+{
+    s &= ~G_SCAN;
+    return s == G_SYSCALL || s == G_DEADEXTRA;
+}
+
+static int selftest_scan_bit; /* the test build's _selftest_fork_scan_bit */
+static uintptr_t held_word;   /* the word whose bit the test set, cleared in the parent */
+
+uint32_t
+mv_fork_read_word(uintptr_t addr)
+{
+    return __atomic_load_n((uint32_t *)addr, __ATOMIC_SEQ_CST);
+}
+
+void
+mv_fork_set_status_word(uintptr_t addr)
+{
+    status_word = addr;
+}
+
 static void
 on_prepare(void)
 {
     fork_ready = mv_gate_close(fork_wait_ms);
+    status_word = 0;
     mvgo_fork_prepare(); /* last: this thread leaves Go just before the fork */
+    if (status_word != 0) {
+        /* Back in C, the goroutine is in a system call (sysmon may be visiting). */
+        if (!in_syscall(mv_fork_read_word(status_word)))
+            status_word = 0;
+    }
+    held_word = 0;
+    if (selftest_scan_bit && status_word != 0) {
+        /* Take the bit as sysmon does during a visit (a CAS: if sysmon holds it
+         * now, the fork simply happens during a real visit). */
+        uint32_t s = mv_fork_read_word(status_word) & ~G_SCAN;
+        if (__atomic_compare_exchange_n((uint32_t *)status_word, &s, s | G_SCAN, 0, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_SEQ_CST))
+            held_word = status_word;
+    }
 }
 
 static void
 on_parent(void)
 {
+    if (held_word != 0) {
+        uint32_t s = mv_fork_read_word(held_word);
+        __atomic_compare_exchange_n((uint32_t *)held_word, &s, s & ~G_SCAN, 0, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST);
+        held_word = 0;
+    }
     mvgo_fork_parent();
     mv_gate_open();
 }
@@ -31,6 +81,13 @@ static void
 on_child(void)
 {
     mv_gate_reset();
+    if (status_word != 0) {
+        /* A scan bit held by the parent's sysmon at the fork: no thread here will
+         * ever clear it, and this thread is the only one left. */
+        uint32_t s = mv_fork_read_word(status_word);
+        if ((s & G_SCAN) && in_syscall(s))
+            __atomic_store_n((uint32_t *)status_word, s & ~G_SCAN, __ATOMIC_SEQ_CST);
+    }
     if (!fork_ready)
         go_unusable = 1; /* never enter Go again in this process */
 }
@@ -54,6 +111,15 @@ mv_install_fork_handlers(void)
     }
     done = 1;
     return 0;
+}
+
+/* mv_fork_selftest_scan_bit arms the test build's simulation of a sysmon visit at
+ * the fork (selftest.c); returns whether the repair would be armed now. */
+int
+mv_fork_selftest_scan_bit(int on)
+{
+    selftest_scan_bit = on;
+    return mvgo_fork_repair_armed();
 }
 
 int

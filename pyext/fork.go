@@ -1,7 +1,9 @@
 package pyext
 
 /*
+#include <stdint.h>
 #include "bridge.h"
+void mv_fork_set_status_word(uintptr_t addr);
 */
 import "C"
 
@@ -10,11 +12,16 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
+	"sync/atomic"
 	"syscall"
+	"unsafe"
 
 	// The fork gate's C (gate.c), which pyext's C calls around Go work that
 	// runs without the GIL, and which fork.c closes before a fork.
 	_ "github.com/memview/memview/pyext/forkgate"
+
+	"github.com/memview/memview/pyext/gptr"
 )
 
 // Fork safety.
@@ -48,6 +55,23 @@ import (
 //     the gate starts afresh. What needs no other thread keeps working:
 //     allocation, copies, fills, views, every export.
 //
+// One race is the runtime's own. While the forking thread is back in C (in a
+// "system call", holding its P), Go 1.26's sysmon visits that P on every pass
+// (every 20 µs to 10 ms) and holds the goroutine's scan bit for a moment
+// (setBlockOnExitSyscall), so that the goroutine cannot leave the system call
+// meanwhile. A fork at that moment copies the bit set, no thread in the child
+// ever clears it, and the child's first call into Go spins forever in
+// exitsyscall. So prepare hands fork.c the address of this goroutine's status
+// word, and the child handler, before anything enters Go, clears the scan bit
+// if it finds it set: sysmon is not in the child, and the end of its visit
+// (clearing the bit) is all that is missing. If the visit had gone as far as
+// taking the P, the child takes an idle one, as after any retake. The word's offset in the runtime's g comes from the toolchain's
+// own DWARF at build time (tools/goffsets, linked in as gStatusOffset) and is
+// checked here at every fork: the word must read _Grunning (2) while this
+// goroutine runs, and fork.c checks that it reads _Gsyscall or _Gdeadextra (with
+// or without the scan bit) once the thread is back in C; otherwise the repair
+// is off.
+//
 // If work in flight does not finish within MEMVIEW_FORK_WAIT_MS (2 s by
 // default), the child is told that Go cannot be used at all: the C layer then
 // refuses every operation that needs Go with a RuntimeError naming the spawn
@@ -59,6 +83,37 @@ var saved struct {
 	memLimit   int64
 	maxProcs   int
 	defaultMax bool // GOMAXPROCS was the runtime's own choice (no GOMAXPROCS variable)
+}
+
+// gStatusOffset is the offset of atomicstatus in the runtime's g, set at link
+// time (-X) by the build from tools/goffsets; empty when unknown.
+var gStatusOffset string
+
+// statusWord returns the address of the calling goroutine's status word, or 0
+// when it is unknown or does not read _Grunning (2) now. It is read here, in
+// Go: through a call into C the goroutine would read _Gsyscall.
+func statusWord() uintptr {
+	off, err := strconv.Atoi(gStatusOffset)
+	g := gptr.Current()
+	if err != nil || off <= 0 || off > 4096 || off%4 != 0 || g == nil {
+		return 0
+	}
+	word := (*uint32)(unsafe.Add(g, off))
+	if atomic.LoadUint32(word) != 2 { // _Grunning
+		return 0
+	}
+	return uintptr(unsafe.Pointer(word))
+}
+
+// mvgo_fork_repair_armed reports whether the forked-child repair would be armed
+// for a fork now (the status word found and checked), for the test build.
+//
+//export mvgo_fork_repair_armed
+func mvgo_fork_repair_armed() C.int {
+	if statusWord() != 0 {
+		return 1
+	}
+	return 0
 }
 
 // startPid is the process the extension was loaded in. A process forked from
@@ -77,6 +132,7 @@ func mvgo_fork_prepare() {
 	saved.memLimit = debug.SetMemoryLimit(math.MaxInt64)
 	saved.defaultMax = os.Getenv("GOMAXPROCS") == ""
 	saved.maxProcs = runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 2)
+	C.mv_fork_set_status_word(C.uintptr_t(statusWord()))
 	// Last, pass through the scheduler once. A thread that calls into Go from
 	// C runs the same goroutine every time, so its P's scheduling tick never
 	// moves, and the scheduler takes the P away as soon as the thread is back

@@ -20,8 +20,23 @@ core_selftest_panic(PyObject *mod, PyObject *unused)
     Py_RETURN_NONE;
 }
 
+/* _selftest_fork_scan_bit(on) -> bool: while on, each fork's prepare leaves the
+ * forking goroutine's scan bit set, as Go's sysmon holds it during a visit (the
+ * parent clears it again); returns whether the forked-child repair is armed for
+ * the next fork (fork.go found and checked the status word). */
+static PyObject *
+core_selftest_fork_scan_bit(PyObject *mod, PyObject *arg)
+{
+    int on = PyObject_IsTrue(arg);
+    if (on < 0)
+        return NULL;
+    return PyBool_FromLong(mv_fork_selftest_scan_bit(on));
+}
+
 static PyMethodDef selftest_methods[] = {
     {"_selftest_panic", core_selftest_panic, METH_NOARGS, "raise SystemError from a recovered Go panic"},
+    {"_selftest_fork_scan_bit", core_selftest_fork_scan_bit, METH_O,
+     "_selftest_fork_scan_bit(on) -> bool: forks happen with the scan bit held"},
     {"_c_layout", mv_selftest_c_layout, METH_VARARGS,
      "_c_layout(a, op, arg) -> (shape, strides, offset, scalar, c, f) or None: views.c's layout"},
     {NULL},
