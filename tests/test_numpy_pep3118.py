@@ -298,6 +298,12 @@ class TestNewBufferProtocol:
                 continue
 
             x = np.zeros(4, dtype=dtype)
+            try:
+                memoryview(x)
+            except ValueError:
+                # memview: a dtype NumPy itself cannot export, registered by another
+                # package (ml_dtypes' bfloat16 and float8 types, installed with JAX)
+                continue
             self._check_roundtrip(x)
 
             if dtype.char not in 'qQgG':
