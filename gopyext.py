@@ -382,22 +382,22 @@ def shim(pkg: dict, name: str) -> str:
             f"_gobind.install(__name__, {name!r})\n")
 
 
-def g_status_offset(root: Path, gen: Path, env: dict) -> str:
-    """The offset of the runtime's goroutine status word for this Go toolchain
-    (tools/goffsets reads its own DWARF); "" when it cannot be found, which turns
-    off the forked-child repair that uses it (pyext/fork.go)."""
+def runtime_offsets(root: Path, gen: Path, env: dict) -> str:
+    """Offsets inside the runtime's structures for this Go toolchain, comma-separated
+    (tools/goffsets reads its own DWARF); "" when they cannot be found, which turns
+    off the fork safeguards that use them (pyext/fork.go)."""
     exe = gen / "goffsets"
     try:
         run(["go", "build", "-o", exe, "./tools/goffsets"], cwd=root, env=env)
         out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     except (subprocess.SubprocessError, OSError) as e:
-        log(f"tools/goffsets failed ({e}): the forked-child repair is off")
+        log(f"tools/goffsets failed ({e}): the fork safeguards are off")
         return ""
     finally:
         exe.unlink(missing_ok=True)
     off = out.stdout.strip()
-    if out.returncode != 0 or not off.isdigit():
-        log(f"tools/goffsets: {out.stderr.strip() or 'no offset'}: the forked-child repair is off")
+    if out.returncode != 0 or not off.replace(",", "").isdigit():
+        log(f"tools/goffsets: {out.stderr.strip() or 'no offset'}: the fork safeguards are off")
         return ""
     return off
 
@@ -432,9 +432,9 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
     so = f"_{MODULE}.abi3.so"
     # Stripped, unless MEMVIEW_LDFLAGS says otherwise (" " keeps the symbols a debugger needs).
     ldflags = os.environ.get("MEMVIEW_LDFLAGS", "-s -w")
-    offset = g_status_offset(root, gen, env)
-    if offset:
-        ldflags = f"{ldflags} -X github.com/memview/memview/pyext.gStatusOffset={offset}".strip()
+    offsets = runtime_offsets(root, gen, env)
+    if offsets:
+        ldflags = f"{ldflags} -X github.com/memview/memview/pyext.runtimeOffsets={offsets}".strip()
     run(["go", "build", *tagflag, "-buildmode=c-shared", f"-ldflags={ldflags}", "-o", so, "."], cwd=gen, env=env)
 
     # The layout: only what is imported ships (not gopy's build script, C or headers).

@@ -5,6 +5,7 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 #include "capi.h"
 #include "_cgo_export.h"
 
@@ -26,6 +27,11 @@ in_syscall(uint32_t s)
     return s == G_SYSCALL || s == G_DEADEXTRA;
 }
 
+/* The runtime scheduler's lock word and count of spinning threads (fork.go), or 0. */
+static uintptr_t sched_lock_word, sched_spinning_word;
+
+#define MUTEX_LOCKED 0x1u /* the runtime mutex's locked bit (lock_spinbit.go) */
+
 static int selftest_scan_bit; /* the test build's _selftest_fork_scan_bit */
 static uintptr_t held_word;   /* the word whose bit the test set, cleared in the parent */
 
@@ -41,12 +47,64 @@ mv_fork_set_status_word(uintptr_t addr)
     status_word = addr;
 }
 
+void
+mv_fork_set_sched_words(uintptr_t lock, uintptr_t spinning)
+{
+    sched_lock_word = lock;
+    sched_spinning_word = spinning;
+}
+
+static int
+sched_locked(void)
+{
+    return sched_lock_word != 0 &&
+           (__atomic_load_n((uintptr_t *)sched_lock_word, __ATOMIC_SEQ_CST) & MUTEX_LOCKED) != 0;
+}
+
+/* sched_quiet reports whether no thread holds the scheduler's lock and none is
+ * spinning (looking for work, about to take the lock). */
+static int
+sched_quiet(void)
+{
+    return !sched_locked() && __atomic_load_n((int32_t *)sched_spinning_word, __ATOMIC_SEQ_CST) == 0;
+}
+
+static long
+now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000L + t.tv_nsec / 1000;
+}
+
+/* wait_sched_quiet waits (up to 50 ms) until the scheduler has been seen quiet
+ * three times in a row, 10 us apart: the threads that the fork's preparation
+ * woke (stopping and starting the world, the pass through the scheduler) or
+ * that finished Go work just before are parked again, so none holds the
+ * scheduler's lock at the fork. */
+static void
+wait_sched_quiet(void)
+{
+    if (sched_lock_word == 0 || sched_spinning_word == 0)
+        return;
+    long deadline = now_us() + 50000;
+    int seen = 0;
+    const struct timespec pause = {0, 10000};
+    while (seen < 3 && now_us() < deadline) {
+        seen = sched_quiet() ? seen + 1 : 0;
+        if (seen < 3)
+            nanosleep(&pause, NULL);
+    }
+}
+
 static void
 on_prepare(void)
 {
     fork_ready = mv_gate_close(fork_wait_ms);
     status_word = 0;
+    sched_lock_word = sched_spinning_word = 0;
     mvgo_fork_prepare(); /* last: this thread leaves Go just before the fork */
+    wait_sched_quiet();
     if (status_word != 0) {
         /* Back in C, the goroutine is in a system call (sysmon may be visiting). */
         if (!in_syscall(mv_fork_read_word(status_word)))
@@ -88,7 +146,9 @@ on_child(void)
         if ((s & G_SCAN) && in_syscall(s))
             __atomic_store_n((uint32_t *)status_word, s & ~G_SCAN, __ATOMIC_SEQ_CST);
     }
-    if (!fork_ready)
+    /* A scheduler lock held at the fork (by a thread the child does not have) is
+     * held forever here: entering Go could wait on it. */
+    if (!fork_ready || sched_locked())
         go_unusable = 1; /* never enter Go again in this process */
 }
 

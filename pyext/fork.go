@@ -4,6 +4,7 @@ package pyext
 #include <stdint.h>
 #include "bridge.h"
 void mv_fork_set_status_word(uintptr_t addr);
+void mv_fork_set_sched_words(uintptr_t lock, uintptr_t spinning);
 */
 import "C"
 
@@ -13,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"unsafe"
@@ -65,12 +67,26 @@ import (
 // word, and the child handler, before anything enters Go, clears the scan bit
 // if it finds it set: sysmon is not in the child, and the end of its visit
 // (clearing the bit) is all that is missing. If the visit had gone as far as
-// taking the P, the child takes an idle one, as after any retake. The word's offset in the runtime's g comes from the toolchain's
-// own DWARF at build time (tools/goffsets, linked in as gStatusOffset) and is
-// checked here at every fork: the word must read _Grunning (2) while this
-// goroutine runs, and fork.c checks that it reads _Gsyscall or _Gdeadextra (with
-// or without the scan bit) once the thread is back in C; otherwise the repair
-// is off.
+// taking the P, the child takes an idle one, as after any retake. The word's
+// offset in the runtime's g comes from the toolchain's own DWARF at build time
+// (tools/goffsets, linked in as runtimeOffsets) and is checked here at every
+// fork: the word must read _Grunning (2) while this goroutine runs, and fork.c
+// checks that it reads _Gsyscall or _Gdeadextra (with or without the scan bit)
+// once the thread is back in C; otherwise the repair is off.
+//
+// A lock another thread held at the fork is the other way a child hangs: if the
+// child's P was taken meanwhile, its first call into Go waits for the
+// scheduler's lock (sched.lock) to get another. Other threads take that lock
+// as they wind down: those that ran Go work just before the fork (a parallel
+// copy's helpers), and those woken by the preparation itself (stopping and
+// starting the world, the pass through the scheduler). So, back in C, prepare
+// waits (up to 50 ms, typically tens of microseconds) until the scheduler is
+// seen quiet three times in a row — its lock free, no thread spinning — and the
+// child handler checks the lock once more: if it was held at the fork after all
+// (sysmon takes it for a moment on each visit), the child refuses Go work with
+// the RuntimeError below instead of waiting forever. The lock's and the count's
+// offsets in the runtime's schedt come from the same DWARF reading; the
+// scheduler's address from package gptr.
 //
 // If work in flight does not finish within MEMVIEW_FORK_WAIT_MS (2 s by
 // default), the child is told that Go cannot be used at all: the C layer then
@@ -85,17 +101,32 @@ var saved struct {
 	defaultMax bool // GOMAXPROCS was the runtime's own choice (no GOMAXPROCS variable)
 }
 
-// gStatusOffset is the offset of atomicstatus in the runtime's g, set at link
-// time (-X) by the build from tools/goffsets; empty when unknown.
-var gStatusOffset string
+// runtimeOffsets is "status,lock,spinning": the offsets of atomicstatus in the
+// runtime's g, of the key of the scheduler's lock and of its count of spinning
+// threads in the runtime's schedt; set at link time (-X) by the build from
+// tools/goffsets; empty when unknown.
+var runtimeOffsets string
+
+// runtimeOffset returns the i-th offset of runtimeOffsets, or -1.
+func runtimeOffset(i int) int {
+	parts := strings.Split(runtimeOffsets, ",")
+	if i >= len(parts) {
+		return -1
+	}
+	off, err := strconv.Atoi(parts[i])
+	if err != nil || off < 0 || off > 1<<16 {
+		return -1
+	}
+	return off
+}
 
 // statusWord returns the address of the calling goroutine's status word, or 0
 // when it is unknown or does not read _Grunning (2) now. It is read here, in
 // Go: through a call into C the goroutine would read _Gsyscall.
 func statusWord() uintptr {
-	off, err := strconv.Atoi(gStatusOffset)
+	off := runtimeOffset(0)
 	g := gptr.Current()
-	if err != nil || off <= 0 || off > 4096 || off%4 != 0 || g == nil {
+	if off <= 0 || off%4 != 0 || g == nil {
 		return 0
 	}
 	word := (*uint32)(unsafe.Add(g, off))
@@ -103,6 +134,22 @@ func statusWord() uintptr {
 		return 0
 	}
 	return uintptr(unsafe.Pointer(word))
+}
+
+// schedWords returns the addresses of the scheduler's lock word and of its count
+// of spinning threads, or zeros when unknown or implausible now (the count must
+// lie between 0 and GOMAXPROCS).
+func schedWords() (lock, spinning uintptr) {
+	lockOff, spinOff := runtimeOffset(1), runtimeOffset(2)
+	sched := gptr.Sched()
+	if lockOff < 0 || lockOff%8 != 0 || spinOff <= 0 || spinOff%4 != 0 || sched == nil {
+		return 0, 0
+	}
+	n := atomic.LoadInt32((*int32)(unsafe.Add(sched, spinOff)))
+	if n < 0 || int(n) > runtime.GOMAXPROCS(0) {
+		return 0, 0
+	}
+	return uintptr(unsafe.Add(sched, lockOff)), uintptr(unsafe.Add(sched, spinOff))
 }
 
 // mvgo_fork_repair_armed reports whether the forked-child repair would be armed
@@ -125,6 +172,7 @@ var startPid = syscall.Getpid()
 //export mvgo_fork_prepare
 func mvgo_fork_prepare() {
 	defer func() { _ = recover() }()
+	C.mv_fork_set_sched_words(schedWordsC())
 	if syscall.Getpid() != startPid {
 		return
 	}
@@ -140,6 +188,12 @@ func mvgo_fork_prepare() {
 	// Ps about, it leaves the P alone for the next 10 ms: the fork happens with
 	// the scheduler quiet, and the child finds its P as this thread left it.
 	runtime.Gosched()
+}
+
+// schedWordsC is schedWords for C.
+func schedWordsC() (C.uintptr_t, C.uintptr_t) {
+	lock, spinning := schedWords()
+	return C.uintptr_t(lock), C.uintptr_t(spinning)
 }
 
 //export mvgo_fork_parent

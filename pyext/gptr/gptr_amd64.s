@@ -7,3 +7,9 @@ TEXT ·Current(SB), NOSPLIT, $0-8
 	MOVQ 0(CX)(TLS*1), AX
 	MOVQ AX, ret+0(FP)
 	RET
+
+// func Sched() unsafe.Pointer: the address of the runtime's scheduler state (runtime.sched).
+TEXT ·Sched(SB), NOSPLIT, $0-8
+	MOVQ $runtime·sched(SB), AX
+	MOVQ AX, ret+0(FP)
+	RET

@@ -1,9 +1,14 @@
-// Command goffsets prints the byte offset of the runtime's goroutine status word
-// (runtime.g's atomicstatus field) for the Go toolchain that builds it, read from
-// its own DWARF. The extension's build links the number in (pyext's gStatusOffset),
-// and pyext/fork.go uses it, after checking it at run time, to repair a forked
-// child's goroutine (see pyext/fork.go). Build it without -s/-w; prints nothing and
-// exits 1 when the field cannot be found.
+// Command goffsets prints byte offsets inside the runtime's structures for the Go
+// toolchain that builds it, read from its own DWARF, as one comma-separated line:
+//
+//	g.atomicstatus,schedt.lock+mutex.key,schedt.nmspinning
+//
+// The extension's build links the line in (pyext's runtimeOffsets), and
+// pyext/fork.go uses the numbers, after checking them at run time, to make a fork
+// safe: the goroutine status word for the forked-child repair, the scheduler's
+// lock and spinning-thread count to fork only when the scheduler is quiet (see
+// pyext/fork.go). Build it without -s/-w; prints nothing and exits 1 when a field
+// cannot be found.
 package main
 
 import (
@@ -14,28 +19,44 @@ import (
 )
 
 func main() {
-	off, err := statusOffset()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "goffsets:", err)
-		os.Exit(1)
+	d, err := ownDWARF()
+	if err == nil {
+		var status, lock, key, spinning int64
+		if status, err = fieldOffset(d, "runtime.g", "atomicstatus"); err == nil {
+			if lock, err = fieldOffset(d, "runtime.schedt", "lock"); err == nil {
+				if key, err = fieldOffset(d, "runtime.mutex", "key"); err == nil {
+					spinning, err = fieldOffset(d, "runtime.schedt", "nmspinning")
+				}
+			}
+		}
+		if err == nil {
+			fmt.Printf("%d,%d,%d\n", status, lock+key, spinning)
+			return
+		}
 	}
-	fmt.Println(off)
+	fmt.Fprintln(os.Stderr, "goffsets:", err)
+	os.Exit(1)
 }
 
-func statusOffset() (int64, error) {
+func ownDWARF() (*dwarf.Data, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	f, err := elf.Open(exe)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer f.Close()
 	d, err := f.DWARF()
 	if err != nil {
-		return 0, fmt.Errorf("no DWARF in %s (built with -w?): %w", exe, err)
+		return nil, fmt.Errorf("no DWARF in %s (built with -w?): %w", exe, err)
 	}
+	return d, nil
+}
+
+// fieldOffset returns the offset of field in the struct type named typ.
+func fieldOffset(d *dwarf.Data, typ, field string) (int64, error) {
 	r := d.Reader()
 	for {
 		e, err := r.Next()
@@ -43,9 +64,9 @@ func statusOffset() (int64, error) {
 			return 0, err
 		}
 		if e == nil {
-			return 0, fmt.Errorf("runtime.g not found in %s", exe)
+			return 0, fmt.Errorf("%s not found", typ)
 		}
-		if e.Tag != dwarf.TagStructType || e.Val(dwarf.AttrName) != "runtime.g" || !e.Children {
+		if e.Tag != dwarf.TagStructType || e.Val(dwarf.AttrName) != typ || !e.Children {
 			if e.Children && e.Tag != dwarf.TagCompileUnit {
 				r.SkipChildren()
 			}
@@ -57,13 +78,13 @@ func statusOffset() (int64, error) {
 				return 0, err
 			}
 			if m == nil || m.Tag == 0 {
-				return 0, fmt.Errorf("runtime.g has no atomicstatus field")
+				return 0, fmt.Errorf("%s has no field %s", typ, field)
 			}
-			if m.Tag == dwarf.TagMember && m.Val(dwarf.AttrName) == "atomicstatus" {
+			if m.Tag == dwarf.TagMember && m.Val(dwarf.AttrName) == field {
 				if off, ok := m.Val(dwarf.AttrDataMemberLoc).(int64); ok {
 					return off, nil
 				}
-				return 0, fmt.Errorf("runtime.g.atomicstatus has no constant offset")
+				return 0, fmt.Errorf("%s.%s has no constant offset", typ, field)
 			}
 			if m.Children {
 				r.SkipChildren()
