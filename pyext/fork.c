@@ -103,6 +103,8 @@ on_prepare(void)
     fork_ready = mv_gate_close(fork_wait_ms);
     status_word = 0;
     sched_lock_word = sched_spinning_word = 0;
+    if (go_unusable)
+        return; /* a child that refuses Go forks again: nothing enters Go */
     mvgo_fork_prepare(); /* last: this thread leaves Go just before the fork */
     wait_sched_quiet();
     if (status_word != 0) {
@@ -130,7 +132,8 @@ on_parent(void)
                                     __ATOMIC_SEQ_CST);
         held_word = 0;
     }
-    mvgo_fork_parent();
+    if (!go_unusable)
+        mvgo_fork_parent();
     mv_gate_open();
 }
 

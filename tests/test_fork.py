@@ -31,7 +31,7 @@ PRELUDE = textwrap.dedent("""
         os.waitpid(pid, 0)
         return "hang"
 
-    def in_child(fn):
+    def in_child(fn, seconds=60):
         pid = os.fork()
         if pid == 0:
             code = 1
@@ -43,7 +43,7 @@ PRELUDE = textwrap.dedent("""
             finally:
                 sys.stdout.flush()
                 os._exit(code)
-        return wait(pid)
+        return wait(pid, seconds)
 """)
 
 
@@ -191,6 +191,16 @@ def test_child_refuses_go_when_work_could_not_be_stopped():
                     pass
                 else:
                     raise AssertionError("an operation that needs Go did not raise")
+
+            def grandchild():              # forking again enters no Go either
+                assert memoryview(keep)[3] == 33.0
+                try:
+                    mv.empty(4)
+                except RuntimeError:
+                    pass
+                else:
+                    raise AssertionError("a grandchild of a refusing child entered Go")
+            assert in_child(grandchild, seconds=30) == 0
             print("child refused")
 
         for _ in range(5):
