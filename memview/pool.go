@@ -127,6 +127,18 @@ func (p *Pool) Free(b []byte) error {
 	return nil
 }
 
+// Recount adds allocations and bytes (either may be negative) to
+// NumAllocations and TotalBytesAllocated, and nothing else. It is for a cache
+// in front of the pool that hands one allocation out several times, or gives
+// back allocations it never handed out: after Recount the two counters say
+// what the cache's users were handed, as if each had come from the pool.
+// BytesAllocated, NumLive and MaxMemory are not touched (a cached block is
+// live memory of the pool).
+func (p *Pool) Recount(allocations, bytes int64) {
+	p.count.Add(allocations)
+	p.total.Add(bytes)
+}
+
 // BytesAllocated is the number of live bytes (requested sizes).
 func (p *Pool) BytesAllocated() int64 { return p.bytes.Load() }
 

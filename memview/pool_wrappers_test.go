@@ -191,3 +191,31 @@ func TestReallocateDeviceMemoryRefused(t *testing.T) {
 	}
 	p.AssertEmpty(t)
 }
+
+// TestPoolRecount: a cache in front of a pool settles the two counters of
+// what was handed out, and nothing else.
+func TestPoolRecount(t *testing.T) {
+	p := NewPool(&HostAllocator{})
+	b1, err := p.Allocate(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, err := p.Allocate(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a cache handed its users three 64-byte blocks out of these two
+	p.Recount(3-2, 3*64-128)
+	if got := [...]int64{p.NumAllocations(), p.TotalBytesAllocated(), p.BytesAllocated(), p.NumLive(), p.MaxMemory()}; got != [...]int64{3, 192, 128, 2, 128} {
+		t.Fatalf("after Recount: allocations, total, bytes, live, peak = %v", got)
+	}
+	if err := p.Free(b1); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Free(b2); err != nil {
+		t.Fatal(err)
+	}
+	if p.BytesAllocated() != 0 || p.NumLive() != 0 || p.NumAllocations() != 3 {
+		t.Fatalf("after Free: bytes %d, live %d, allocations %d", p.BytesAllocated(), p.NumLive(), p.NumAllocations())
+	}
+}

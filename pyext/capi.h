@@ -60,7 +60,20 @@ typedef struct mv_array_s {
     Py_buffer *import;
     Py_buffer *kept_import; /* import of an array released while cviews > 0 */
     int import_flags;      /* the PyBUF_* request of the import */
+    /* Arrays made in C from the creation cache (create.c, blocks.c): the block
+     * the array owns until Go adopts it (mv_array_handle) or it goes back to
+     * the cache. The array is also live while block is set. */
+    void *block;
+    void *kept_block;      /* block of an array released while cviews > 0 */
+    unsigned block_gen;    /* mv_block_gen when the block was taken */
 } MVArray;
+
+/* mv_released: the array has no memory any more (release() ran), or never had. */
+static inline int
+mv_released(const MVArray *a)
+{
+    return a->handle == 0 && a->hold == NULL && a->import == NULL && a->block == NULL;
+}
 
 /* Element kinds C reads and writes itself (native byte order); others go
  * through the facade. */
@@ -125,6 +138,37 @@ PyObject *mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags
 uintptr_t mv_import_handle(MVArray *a, Py_buffer *v);
 void mv_import_free(Py_buffer **v);
 void mv_forget_fresh(MVArray *a);
+/* mv_contiguity sets *c and *f to whether the layout is C- or F-contiguous. */
+void mv_contiguity(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t size,
+                   Py_ssize_t itemsize, int *c, int *f);
+/* blocks.c, the creation cache: blocks of at most MV_BLOCK_MAX bytes of the
+ * default pool. mv_block_take hands out a zero-filled block (NULL without an
+ * exception when the cache cannot serve the size or pool, with one when Go
+ * failed); mv_block_give takes one back; mv_block_drop gives back *b (if any)
+ * and clears it; mv_block_adopt hands a's block over to a new Go array and
+ * returns its handle (0 with an exception). mv_blocks_flush gives back every
+ * free block and settles the pool's counts (before statistics are read);
+ * mv_blocks_pool_changed does that when the default pool changes. */
+#define MV_BLOCK_MAX (64 * 1024)
+extern unsigned mv_block_gen;
+void *mv_block_take(Py_ssize_t nbytes);
+void mv_block_give(void *p, Py_ssize_t nbytes, unsigned gen);
+static inline void
+mv_block_drop(MVArray *a, void **b)
+{
+    if (*b != NULL) {
+        void *p = *b;
+        *b = NULL;
+        mv_block_give(p, a->len, a->block_gen);
+    }
+}
+uintptr_t mv_block_adopt(MVArray *a, void *block);
+int mv_blocks_flush(void);
+void mv_blocks_pool_changed(void);
+int mv_install_blocks(PyObject *mod);
+/* create.c: mv.empty/zeros and Array.copy made in C for small host arrays. */
+extern PyMethodDef mv_create_methods[];
+int mv_install_create(PyObject *mod);
 void mv_scalar_kind(MVArray *a);
 PyObject *mv_get_T(PyObject *self, void *closure);
 extern PyMethodDef mv_view_methods[];

@@ -116,6 +116,8 @@ array_dealloc(PyObject *self)
     mv_drop_hold(a);
     mv_import_free(&a->import);
     mv_import_free(&a->kept_import);
+    mv_block_drop(a, &a->block);
+    mv_block_drop(a, &a->kept_block);
     Py_CLEAR(a->base);
     PyMem_Free(a->shape);
     if (a->format != NULL && a->format != a->fmt_inline)
@@ -132,7 +134,7 @@ mv_check_live(MVArray *a)
 {
     /* handle and hold are 0 once released, and in a zeroed object (which Python
      * cannot make: tp_new refuses); every other field is then unused. */
-    if (a->handle == 0 && a->hold == NULL && a->import == NULL) {
+    if (mv_released(a)) {
         PyErr_SetString(PyExc_ValueError, "memview: operation on a released array");
         return -1;
     }
@@ -195,7 +197,7 @@ static PyObject *get_typestr(PyObject *self, void *c) { LIVE; return PyUnicode_F
 static PyObject *get_ptr(PyObject *self, void *c) { LIVE; return PyLong_FromVoidPtr(A->buf); }
 static PyObject *get_device(PyObject *self, void *c) { LIVE; return PyUnicode_FromString(A->device); }
 static PyObject *get_exports(PyObject *self, void *c) { return PyLong_FromSsize_t(A->exports); }
-static PyObject *get_released(PyObject *self, void *c) { return PyBool_FromLong(A->handle == 0 && A->hold == NULL && A->import == NULL); }
+static PyObject *get_released(PyObject *self, void *c) { return PyBool_FromLong(mv_released(A)); }
 static PyObject *get_base(PyObject *self, void *c)
 {
     LIVE;
@@ -283,7 +285,7 @@ static PyGetSetDef array_getset[] = {
  * methods are the exchange protocols' and views.c's, joined in mv_make_base_type. */
 #define ARRAY_SLOTS 7
 #define MAX_SLOTS 16
-#define MAX_METHODS 32
+#define MAX_METHODS 48
 static PyType_Slot array_slots[MAX_SLOTS] = {
     {Py_tp_new, array_new},
     {Py_tp_dealloc, array_dealloc},
@@ -311,6 +313,8 @@ mv_make_base_type(void)
     for (PyMethodDef *m = mv_protocol_methods; m->ml_name != NULL && n < MAX_METHODS - 1; m++)
         array_methods[n++] = *m;
     for (PyMethodDef *m = mv_view_methods; m->ml_name != NULL && n < MAX_METHODS - 1; m++)
+        array_methods[n++] = *m;
+    for (PyMethodDef *m = mv_create_methods; m->ml_name != NULL && n < MAX_METHODS - 1; m++)
         array_methods[n++] = *m;
     array_slots[3].pfunc = array_methods;
     for (PyType_Slot *s = mv_view_slots; s->slot != 0 && k < MAX_SLOTS - 1; s++)

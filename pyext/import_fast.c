@@ -88,8 +88,8 @@ format_info(const char *format)
     return f;
 }
 
-static void
-contiguity(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t size, Py_ssize_t itemsize,
+void
+mv_contiguity(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t size, Py_ssize_t itemsize,
            int *c, int *f)
 {
     *c = *f = 1;
@@ -183,7 +183,7 @@ mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags)
     a->itemsize = itemsize;
     a->ndim = nd;
     a->readonly = readonly;
-    contiguity(nd, a->shape, a->strides, size, itemsize, &a->c_contig, &a->f_contig);
+    mv_contiguity(nd, a->shape, a->strides, size, itemsize, &a->c_contig, &a->f_contig);
     memcpy(a->typestr, fi->typestr, sizeof a->typestr);
     memcpy(a->device, "cpu", 4);
     a->device_kind = MV_DEV_CPU;

@@ -588,7 +588,7 @@ core_release(PyObject *mod, PyObject *o)
         return NULL;
     }
     MVArray *a = (MVArray *)o;
-    if (a->handle == 0 && a->hold == NULL && a->import == NULL)
+    if (mv_released(a))
         Py_RETURN_NONE; /* releasing twice is harmless, as for memoryview */
     if (a->exports > 0) {
         PyErr_Format(PyExc_BufferError,
@@ -612,8 +612,11 @@ core_release(PyObject *mod, PyObject *o)
         h = 0;
         a->kept_import = a->import;
         a->import = NULL;
+        a->kept_block = a->block;
+        a->block = NULL;
     }
     mv_import_free(&a->import);
+    mv_block_drop(a, &a->block);
     /* freeing CUDA memory may wait for the device */
     if (h != 0)
         NOGIL(a->device_kind != MV_DEV_CPU, rc = mvgo_release(h, &e));
@@ -805,7 +808,8 @@ mv_install(void)
         goto fail;
     }
     if (PyModule_AddIntConstant(mod, "MAXDIM", MV_MAXDIM) < 0 || mv_protocols_init(mod) < 0 ||
-        mv_add_gopy_functions(mod) < 0 || mv_views_init(mod) < 0 || mv_add_selftests(mod) < 0 ||
+        mv_add_gopy_functions(mod) < 0 || mv_views_init(mod) < 0 ||
+        mv_install_blocks(mod) < 0 || mv_install_create(mod) < 0 || mv_add_selftests(mod) < 0 ||
         PyDict_SetItemString(modules, "memview._core", mod) < 0) {
         Py_DECREF(mod);
         goto fail;

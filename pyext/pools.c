@@ -168,6 +168,8 @@ pools_default(PyObject *mod, PyObject *args)
         return NULL;
     uint64_t id = 0;
     mv_err e;
+    if (set != 0)
+        mv_blocks_pool_changed(); /* cached blocks belong to the pool that lent them */
     if (mvgo_pool_default(set, &id, &e) != 0)
         return mv_raise(&e);
     return PyLong_FromUnsignedLongLong(id);
@@ -186,6 +188,7 @@ pools_stats(PyObject *mod, PyObject *arg)
     int64_t s[5];
     char backend[64], device[24];
     mv_err e;
+    mv_blocks_flush(); /* the cache's free blocks are not the user's */
     if (mvgo_pool_stats(id, s, backend, sizeof backend, device, sizeof device, &e) != 0)
         return mv_raise(&e);
     return Py_BuildValue("(LLLLLss)", (long long)s[0], (long long)s[1], (long long)s[2],

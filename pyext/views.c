@@ -149,10 +149,15 @@ root_handle(MVArray *h)
         return h->handle;
     if (h->kept != 0)
         return h->kept;
-    if (h->import != NULL)
+    if (h->import != NULL || h->block != NULL)
         return mv_array_handle(h);
     if (h->kept_import != NULL) /* released while views use it: given back with them */
         return h->kept = mv_import_handle(h, h->kept_import);
+    if (h->kept_block != NULL) { /* the same for a block: Go adopts it */
+        if ((h->kept = mv_block_adopt(h, h->kept_block)) != 0)
+            h->kept_block = NULL;
+        return h->kept;
+    }
     PyErr_SetString(PyExc_SystemError, "memview: a view's base array has no memory");
     return 0;
 }
@@ -163,6 +168,16 @@ mv_array_handle(MVArray *a)
     if (a->handle != 0)
         return a->handle;
     if (a->hold == NULL) {
+        if (a->block != NULL) {
+            /* Go adopts the block: the array is Go's from now on, as if Go
+             * had made it (never undone: the block is the handle's now) */
+            uintptr_t h = mv_block_adopt(a, a->block);
+            if (h != 0) {
+                a->handle = h;
+                a->block = NULL;
+            }
+            return h;
+        }
         if (a->import == NULL) {
             mv_check_live(a);
             return 0;
@@ -212,8 +227,10 @@ mv_drop_hold(MVArray *a)
         if (mv_go_usable())
             NOGIL(h->device_kind != MV_DEV_CPU, mvgo_release(k, NULL));
     }
-    if (h->cviews == 0)
+    if (h->cviews == 0) {
         mv_import_free(&h->kept_import);
+        mv_block_drop(h, &h->kept_block);
+    }
     Py_DECREF((PyObject *)h);
 }
 

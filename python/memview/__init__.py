@@ -102,7 +102,7 @@ def _check_device(device):
         raise TypeError(f"memview: device must be a str such as 'cpu' or 'cuda:0', not {device!r}")
 
 
-def empty(shape, dtype="float64", *, order="C", device="cpu", pool=None) -> Array:
+def _empty_py(shape, dtype="float64", *, order="C", device="cpu", pool=None) -> Array:
     """A new array in Go-owned memory (never moves, zero-filled) on device: "cpu"
     (64-byte aligned host memory), "cuda" / "cuda:N" (device memory), "cuda_host"
     (pinned host memory) or "cuda_managed[:N]" (managed memory). pool (a
@@ -124,9 +124,17 @@ def empty(shape, dtype="float64", *, order="C", device="cpu", pool=None) -> Arra
     return _core.empty(shape, dtype, order)
 
 
-def zeros(shape, dtype="float64", *, order="C", device="cpu", pool=None) -> Array:
+def _zeros_py(shape, dtype="float64", *, order="C", device="cpu", pool=None) -> Array:
     """A new zero-filled array in Go-owned memory."""
-    return empty(shape, dtype, order=order, device=device, pool=pool)
+    return _empty_py(shape, dtype, order=order, device=device, pool=pool)
+
+
+# mv.empty and mv.zeros are C functions (pyext/create.c): small host arrays
+# come from the creation cache without a Go call; every other call, and every
+# bad argument, goes to the Python functions above.
+empty = _core.empty_fast
+zeros = _core.zeros_fast
+_core.set_create_fallbacks(_empty_py, _zeros_py, Array._copy_slow, _dtype.spec)
 
 
 def _default_dtype(value) -> str:

@@ -267,7 +267,7 @@ class Array(_core.ArrayBase):
     # Indexing, len, iteration, T, transpose and reshape are the C base type's
     # (pyext/views.c); what it leaves to Go comes back to the functions below.
 
-    def copy(self, order="C", *, stream=None, pool=None):
+    def _copy_slow(self, order="C", *, stream=None, pool=None):
         """A deep copy in new Go-owned memory on the same device (from pool, a
         memview.Pool there; default: the default pool), laid out in order 'C',
         'F', 'A' or 'K' (on a CUDA device 'K' is taken as 'A')."""

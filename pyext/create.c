@@ -1,0 +1,454 @@
+/*
+ * create.c — mv.empty, mv.zeros and Array.copy for small host arrays, made in
+ * C from a block of the creation cache (blocks.c) with no Go call.
+ *
+ * The fast path takes the everyday arguments: a shape (an int or a tuple of
+ * ints), a dtype (anything memview accepts: the item type is resolved once,
+ * by Go, and cached by name and by the object given), order 'C' or 'F', the
+ * CPU and the default pool, and at most MV_BLOCK_MAX bytes. Everything else —
+ * other devices, pools, large or empty arrays, and every bad argument — goes
+ * to the Python function the facade registered (set_create_fallbacks), which
+ * makes the array through Go and raises the errors. An array made here gets a
+ * Go handle only when Go code is handed it (views.c mv_array_handle: Go then
+ * adopts the block).
+ */
+#include "capi.h"
+#include "_cgo_export.h"
+
+/* What mv.empty makes for one dtype: Go's answer for the name (mvgo_create_info). */
+typedef struct {
+    Py_ssize_t itemsize;
+    char *format; /* PyMem */
+    char *dtype;  /* PyMem */
+    char typestr[16];
+} create_info;
+
+#define NINFO 64
+#define NIDENT 16
+static create_info infos[NINFO];
+static int ninfo;
+static PyObject *info_by_name;                       /* str -> index into infos */
+static struct { PyObject *key; int idx; } ident[NIDENT]; /* by the object given (strong refs) */
+static int nident, ident_next;
+static int float64_idx = -1;
+static PyObject *empty_fallback, *zeros_fallback, *copy_fallback, *dtype_spec;
+
+static char *
+mv_dup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *out = PyMem_Malloc(n);
+    if (out != NULL)
+        memcpy(out, s, n);
+    return out;
+}
+
+/* info_for_name returns the index of name's entry, asking Go on a miss; -1
+ * (no exception) when Go refuses the name or the table is full. */
+static int
+info_for_name(PyObject *name)
+{
+    if (info_by_name == NULL && (info_by_name = PyDict_New()) == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    PyObject *v = PyDict_GetItemWithError(info_by_name, name);
+    if (v != NULL)
+        return (int)PyLong_AsLong(v);
+    if (PyErr_Occurred() || ninfo == NINFO) {
+        PyErr_Clear();
+        return -1;
+    }
+    const char *s = PyUnicode_AsUTF8AndSize(name, NULL);
+    if (s == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    mv_meta m;
+    mv_err e;
+    if (mvgo_create_info((char *)s, &m, &e) != 0)
+        return -1;
+    create_info *f = &infos[ninfo];
+    f->format = m.long_format ? mv_dup(m.long_format) : mv_dup(m.format);
+    f->dtype = m.long_dtype ? mv_dup(m.long_dtype) : mv_dup(m.dtype);
+    free(m.long_format);
+    free(m.long_dtype);
+    if (f->format == NULL || f->dtype == NULL) {
+        PyMem_Free(f->format);
+        PyMem_Free(f->dtype);
+        return -1;
+    }
+    f->itemsize = (Py_ssize_t)m.itemsize;
+    memcpy(f->typestr, m.typestr, sizeof f->typestr);
+    f->typestr[sizeof f->typestr - 1] = 0;
+    /* The entry is taken before the dict may run other code (a collection
+     * making arrays of its own); if the dict fails it stays unused. */
+    int k = ninfo++;
+    PyObject *idx = PyLong_FromLong(k);
+    if (idx == NULL || PyDict_SetItem(info_by_name, name, idx) < 0) {
+        Py_XDECREF(idx);
+        PyErr_Clear();
+        return -1;
+    }
+    Py_DECREF(idx);
+    return k;
+}
+
+/* resolve_dtype returns the entry for a dtype argument (NULL or None:
+ * float64), or -1 without an exception when the slow path must decide. */
+static int
+resolve_dtype(PyObject *o)
+{
+    if (o == NULL || o == Py_None) {
+        if (float64_idx < 0) {
+            PyObject *n = PyUnicode_FromString("float64");
+            if (n == NULL) {
+                PyErr_Clear();
+                return -1;
+            }
+            float64_idx = info_for_name(n);
+            Py_DECREF(n);
+        }
+        return float64_idx;
+    }
+    for (int k = 0; k < nident; k++)
+        if (ident[k].key == o)
+            return ident[k].idx;
+    int idx;
+    if (PyUnicode_CheckExact(o)) {
+        idx = info_for_name(o);
+    } else {
+        if (dtype_spec == NULL)
+            return -1;
+        PyObject *name = PyObject_CallFunctionObjArgs(dtype_spec, o, NULL);
+        if (name == NULL || !PyUnicode_CheckExact(name)) {
+            Py_XDECREF(name);
+            PyErr_Clear();
+            return -1;
+        }
+        idx = info_for_name(name);
+        Py_DECREF(name);
+    }
+    if (idx < 0)
+        return -1;
+    int slot = nident < NIDENT ? nident++ : ident_next++ % NIDENT;
+    PyObject *old = slot < nident ? ident[slot].key : NULL;
+    Py_INCREF(o);
+    ident[slot].key = o;
+    ident[slot].idx = idx;
+    Py_XDECREF(old);
+    return idx;
+}
+
+/* shape_arg reads an int or a tuple of ints, each >= 0; ndim, or -1 (no
+ * exception) for anything else. */
+static int
+shape_arg(PyObject *o, Py_ssize_t *shape)
+{
+    if (PyLong_CheckExact(o)) {
+        shape[0] = PyLong_AsSsize_t(o);
+        if (shape[0] < 0) {
+            PyErr_Clear();
+            return -1;
+        }
+        return 1;
+    }
+    if (!PyTuple_CheckExact(o))
+        return -1;
+    Py_ssize_t n = PyTuple_Size(o);
+    if (n > MV_MAXDIM)
+        return -1;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *x = PyTuple_GetItem(o, k);
+        if (!PyLong_CheckExact(x) || (shape[k] = PyLong_AsSsize_t(x)) < 0) {
+            PyErr_Clear();
+            return -1;
+        }
+    }
+    return (int)n;
+}
+
+/* block_array makes an array of the given layout over a new block (contiguous
+ * in order 'C' or 'F'); NULL without an exception when the cache cannot serve
+ * it (too large, empty, a pool it does not serve). */
+static MVArray *
+block_array(int nd, const Py_ssize_t *shape, char order, Py_ssize_t itemsize, const char *format,
+            const char *dtype, const char *typestr)
+{
+    Py_ssize_t nbytes = itemsize;
+    for (int k = 0; k < nd; k++)
+        if (__builtin_mul_overflow(nbytes, shape[k], &nbytes))
+            return NULL;
+    if (nbytes <= 0 || nbytes > MV_BLOCK_MAX)
+        return NULL;
+    PyTypeObject *tp = (PyTypeObject *)(mv_array_type ? mv_array_type : mv_array_base_type);
+    allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
+    MVArray *a = (MVArray *)alloc(tp, 0);
+    if (a == NULL)
+        return NULL;
+    /* Until block is set the object is "released": dealloc frees what is set. */
+    size_t fl = strlen(format), dl = strlen(dtype);
+    a->format = fl < sizeof a->fmt_inline ? memcpy(a->fmt_inline, format, fl + 1) : mv_dup(format);
+    a->dtype = dl < sizeof a->dtype_inline ? memcpy(a->dtype_inline, dtype, dl + 1) : mv_dup(dtype);
+    if (a->format == NULL || a->dtype == NULL)
+        goto nomem;
+    if (nd > 0) {
+        if ((a->shape = PyMem_Malloc(3 * (size_t)nd * sizeof(Py_ssize_t))) == NULL)
+            goto nomem;
+        a->strides = a->shape + nd;
+        Py_ssize_t sd = itemsize;
+        for (int i = 0; i < nd; i++) {
+            int k = order == 'F' ? i : nd - 1 - i;
+            a->shape[k] = shape[k];
+            a->strides[k] = sd;
+            sd *= shape[k];
+        }
+    }
+    void *p = mv_block_take(nbytes);
+    if (p == NULL) {
+        Py_DECREF(a);
+        return NULL; /* with an exception where Go failed */
+    }
+    a->block = p;
+    a->block_gen = mv_block_gen;
+    a->buf = p;
+    a->len = nbytes;
+    a->itemsize = itemsize;
+    a->ndim = nd;
+    a->readonly = 0;
+    mv_contiguity(nd, a->shape, a->strides, nbytes / itemsize, itemsize, &a->c_contig, &a->f_contig);
+    memcpy(a->typestr, typestr, sizeof a->typestr);
+    memcpy(a->device, "cpu", 4);
+    a->device_kind = MV_DEV_CPU;
+    a->dl_strides = a->shape ? (int64_t *)a->shape + 2 * nd : NULL;
+    mv_dlpack_cache(a);
+    mv_scalar_kind(a);
+    return a;
+nomem:
+    Py_DECREF(a);
+    PyErr_NoMemory();
+    return NULL;
+}
+
+/* slow calls fn(*args, **kwargs) as given to a METH_FASTCALL function. */
+static PyObject *
+slow(PyObject *fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (fn == NULL) {
+        PyErr_SetString(PyExc_SystemError, "memview: the creation functions' Python fallbacks are not set");
+        return NULL;
+    }
+    Py_ssize_t off = self != NULL;
+    PyObject *t = PyTuple_New(nargs + off), *kw = NULL, *r = NULL;
+    if (t == NULL)
+        return NULL;
+    if (self != NULL) {
+        Py_INCREF(self);
+        PyTuple_SetItem(t, 0, self);
+    }
+    for (Py_ssize_t k = 0; k < nargs; k++) {
+        Py_INCREF(args[k]);
+        PyTuple_SetItem(t, k + off, args[k]);
+    }
+    Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+    if (nkw > 0) {
+        if ((kw = PyDict_New()) == NULL)
+            goto done;
+        for (Py_ssize_t k = 0; k < nkw; k++)
+            if (PyDict_SetItem(kw, PyTuple_GetItem(kwnames, k), args[nargs + k]) < 0)
+                goto done;
+    }
+    r = PyObject_Call(fn, t, kw);
+done:
+    Py_DECREF(t);
+    Py_XDECREF(kw);
+    return r;
+}
+
+static int
+is_ascii(PyObject *o, const char *s)
+{
+    return PyUnicode_CheckExact(o) && PyUnicode_CompareWithASCIIString(o, s) == 0;
+}
+
+/* kwarg_index names a keyword of empty/zeros: 0 shape .. 4 pool, -1 other. */
+static int
+kwarg_index(PyObject *kw)
+{
+    static const char *names[] = {"shape", "dtype", "order", "device", "pool"};
+    for (int k = 0; k < 5; k++)
+        if (PyUnicode_CompareWithASCIIString(kw, names[k]) == 0)
+            return k;
+    return -1;
+}
+
+static PyObject *
+create(PyObject *fallback, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *v[5] = {NULL, NULL, NULL, NULL, NULL};
+    if (nargs < 1 || nargs > 2)
+        return slow(fallback, NULL, args, nargs, kwnames);
+    for (Py_ssize_t k = 0; k < nargs; k++)
+        v[k] = args[k];
+    Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        int i = kwarg_index(PyTuple_GetItem(kwnames, k));
+        if (i < 2 || v[i] != NULL) /* positional names, repeats and unknowns: the slow path says */
+            return slow(fallback, NULL, args, nargs, kwnames);
+        v[i] = args[nargs + k];
+    }
+    char order = 'C';
+    if (v[2] != NULL) {
+        if (is_ascii(v[2], "F"))
+            order = 'F';
+        else if (!is_ascii(v[2], "C"))
+            return slow(fallback, NULL, args, nargs, kwnames);
+    }
+    if ((v[3] != NULL && !is_ascii(v[3], "cpu")) || (v[4] != NULL && v[4] != Py_None))
+        return slow(fallback, NULL, args, nargs, kwnames);
+    Py_ssize_t shape[MV_MAXDIM];
+    int nd = shape_arg(v[0], shape);
+    int idx = nd < 0 ? -1 : resolve_dtype(v[1]);
+    if (idx < 0 || mv_check_go() < 0) {
+        PyErr_Clear();
+        return slow(fallback, NULL, args, nargs, kwnames);
+    }
+    const create_info *f = &infos[idx];
+    MVArray *a = block_array(nd, shape, order, f->itemsize, f->format, f->dtype, f->typestr);
+    if (a != NULL)
+        return (PyObject *)a;
+    if (PyErr_Occurred())
+        return NULL;
+    return slow(fallback, NULL, args, nargs, kwnames);
+}
+
+/* empty(shape, dtype="float64", *, order="C", device="cpu", pool=None) */
+static PyObject *
+create_empty(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return create(empty_fallback, args, nargs, kwnames);
+}
+
+static PyObject *
+create_zeros(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return create(zeros_fallback, args, nargs, kwnames);
+}
+
+/* Array.copy(order="C", *, stream=None, pool=None): a contiguous host array of
+ * at most MV_BLOCK_MAX bytes is copied here into a new block, in the order
+ * asked for where the source is already laid out so; the rest goes to the
+ * facade's copy (Go). */
+static PyObject *
+array_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    MVArray *a = (MVArray *)self;
+    if (nargs > 1 || mv_released(a) || a->device_kind != MV_DEV_CPU || a->len > MV_BLOCK_MAX)
+        return slow(copy_fallback, self, args, nargs, kwnames);
+    PyObject *ord = nargs ? args[0] : NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *kw = PyTuple_GetItem(kwnames, k), *val = args[nargs + k];
+        if (is_ascii(kw, "order") && ord == NULL)
+            ord = val;
+        else if (!((is_ascii(kw, "stream") || is_ascii(kw, "pool")) && val == Py_None))
+            return slow(copy_fallback, self, args, nargs, kwnames);
+    }
+    char order;
+    if (ord == NULL || is_ascii(ord, "C"))
+        order = 'C';
+    else if (is_ascii(ord, "F"))
+        order = 'F';
+    else if (is_ascii(ord, "A") || is_ascii(ord, "K"))
+        order = a->f_contig && !a->c_contig ? 'F' : 'C';
+    else
+        return slow(copy_fallback, self, args, nargs, kwnames);
+    if (order == 'C' ? !a->c_contig : !a->f_contig)
+        return slow(copy_fallback, self, args, nargs, kwnames);
+    if (mv_check_go() < 0)
+        return NULL;
+    Py_ssize_t shape[MV_MAXDIM];
+    for (int k = 0; k < a->ndim; k++)
+        shape[k] = a->shape[k];
+    MVArray *c = block_array(a->ndim, shape, order, a->itemsize, a->format, a->dtype, a->typestr);
+    if (c == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        return slow(copy_fallback, self, args, nargs, kwnames);
+    }
+    memcpy(c->buf, a->buf, (size_t)a->len);
+    return (PyObject *)c;
+}
+
+PyMethodDef mv_create_methods[] = {
+    {"copy", (PyCFunction)(void (*)(void))array_copy, METH_FASTCALL | METH_KEYWORDS,
+     "copy($self, /, order='C', *, stream=None, pool=None)\n--\n\n"
+     "A deep copy in new Go-owned memory on the same device (from pool, a memview.Pool\n"
+     "there; default: the default pool), laid out in order 'C', 'F', 'A' or 'K' (on a\n"
+     "CUDA device 'K' is taken as 'A')."},
+    {NULL},
+};
+
+/* set_create_fallbacks(empty, zeros, copy, dtype_spec): the facade's Python
+ * functions for what the fast paths do not take, and the dtype spelling Go reads */
+static PyObject *
+set_create_fallbacks(PyObject *mod, PyObject *args)
+{
+    PyObject *e, *z, *c, *s;
+    if (!PyArg_ParseTuple(args, "OOOO", &e, &z, &c, &s))
+        return NULL;
+    PyObject *old[4] = {empty_fallback, zeros_fallback, copy_fallback, dtype_spec};
+    Py_INCREF(e);
+    Py_INCREF(z);
+    Py_INCREF(c);
+    Py_INCREF(s);
+    empty_fallback = e;
+    zeros_fallback = z;
+    copy_fallback = c;
+    dtype_spec = s;
+    for (int k = 0; k < 4; k++)
+        Py_XDECREF(old[k]);
+    Py_RETURN_NONE;
+}
+
+/* The facade's mv.empty and mv.zeros: named so, with the facade's module, and
+ * added to memview._core as empty_fast and zeros_fast (_core.empty is the Go
+ * path the facade uses itself). */
+static PyMethodDef create_functions[] = {
+    {"empty", (PyCFunction)(void (*)(void))create_empty, METH_FASTCALL | METH_KEYWORDS,
+     "empty(shape, dtype='float64', *, order='C', device='cpu', pool=None)\n--\n\n"
+     "A new array in Go-owned memory (never moves, zero-filled) on device: \"cpu\"\n"
+     "(64-byte aligned host memory), \"cuda\" / \"cuda:N\" (device memory), \"cuda_host\"\n"
+     "(pinned host memory) or \"cuda_managed[:N]\" (managed memory). pool (a\n"
+     "memview.Pool on that device) chooses where the memory comes from; the default\n"
+     "is the default pool (or the device's)."},
+    {"zeros", (PyCFunction)(void (*)(void))create_zeros, METH_FASTCALL | METH_KEYWORDS,
+     "zeros(shape, dtype='float64', *, order='C', device='cpu', pool=None)\n--\n\n"
+     "A new zero-filled array in Go-owned memory (see empty)."},
+    {NULL},
+};
+
+static PyMethodDef create_setters[] = {
+    {"set_create_fallbacks", set_create_fallbacks, METH_VARARGS,
+     "set_create_fallbacks(empty, zeros, copy, dtype_spec)"},
+    {NULL},
+};
+
+int
+mv_install_create(PyObject *mod)
+{
+    static const char *attrs[] = {"empty_fast", "zeros_fast"};
+    PyObject *modname = PyUnicode_FromString("memview");
+    if (modname == NULL)
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        PyObject *fn = PyCFunction_NewEx(&create_functions[k], NULL, modname);
+        if (fn == NULL || PyModule_AddObject(mod, attrs[k], fn) < 0) {
+            Py_XDECREF(fn);
+            Py_DECREF(modname);
+            return -1;
+        }
+    }
+    Py_DECREF(modname);
+    return PyModule_AddFunctions(mod, create_setters);
+}
