@@ -131,10 +131,14 @@ void mv_drop_hold(MVArray *a);
 void mv_undo_fresh_handles(void);
 /* import_fast.c: mv_import_fast makes an array over view (taking it) without
  * Go, or returns NULL — with an exception only for a failure of its own (out
- * of memory); without one the caller takes the Go path. mv_import_handle gives
+ * of memory); without one the caller takes the Go path. obj becomes the
+ * array's base (may be NULL). mv_import_handle gives
  * Go the import (a Py_buffer of its own) and returns the new handle, 0 with an
  * exception. mv_import_free releases and frees *v and sets it NULL. */
 PyObject *mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags);
+/* dlpack_import.c: mv_dl_is_keeper says whether o owns a DLPack tensor
+ * imported without Go (the exporter of such an array's import). */
+int mv_dl_is_keeper(PyObject *o);
 uintptr_t mv_import_handle(MVArray *a, Py_buffer *v);
 void mv_import_free(Py_buffer **v);
 void mv_forget_fresh(MVArray *a);

@@ -8,6 +8,10 @@
  * tensor's shape and element strides point into the array object, which the
  * tensor keeps alive, so an export is one small malloc and calls no Go — except
  * for CUDA stream ordering and for copies, which Go does.
+ *
+ * Import asks the producer with one vectorcall (no bound method, no keyword
+ * dict); a host tensor then becomes an array without Go (dlpack_import.c),
+ * any other tensor is handed to Go (import_tensor), which owns it from then on.
  */
 #include "protocols.h"
 #include "foreign.h"
@@ -499,6 +503,11 @@ import_capsule(PyObject *cap, PyObject *base)
     } else {
         dl = &((DLManagedTensor *)p)->dl_tensor;
     }
+    PyObject *fast = mv_dl_import_host(p, versioned, dl, readonly, base); /* host memory: no Go */
+    if (fast == NULL && PyErr_Occurred())
+        return NULL;
+    if (fast != NULL)
+        goto consumed;
     dl_token *tok = new_token(p, versioned);
     if (tok == NULL)
         return NULL;
@@ -507,10 +516,12 @@ import_capsule(PyObject *cap, PyObject *base)
         free(tok);
         return NULL;
     }
-    /* Go owns the tensor now: the capsule must never call the deleter. */
+    fast = mv_new_array(&m, base);
+consumed:
+    /* Go or the keeper owns the tensor now: the capsule must never call the deleter. */
     if (PyCapsule_SetName(cap, versioned ? MV_DLPACK_VERSIONED_USED_CAPSULE : MV_DLPACK_USED_CAPSULE) < 0)
         PyErr_Clear(); /* cannot fail for a valid capsule */
-    return mv_new_array(&m, base);
+    return fast;
 }
 
 static const char *const from_kw[] = {"x", "device", "copy"};
@@ -560,6 +571,88 @@ dl_device_arg(PyObject *device)
     return NULL;
 }
 
+/* no_dlpack raises the TypeError for an object without __dlpack__. */
+static PyObject *
+no_dlpack(PyObject *x)
+{
+    PyObject *name = PyType_GetName(Py_TYPE(x));
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "memview.from_dlpack: %R object has no __dlpack__", name);
+    Py_XDECREF(name);
+    return NULL;
+}
+
+/* call_dlpack_plain asks x for its tensor without device or copy:
+ * x.__dlpack__(max_version=(1, 3)), or x.__dlpack__() for a producer older
+ * than DLPack 1.0. The call is PyObject_VectorcallMethod's, which makes no
+ * bound method and no keyword dict: that is most of the cost of an import.
+ * It is in the stable ABI from Python 3.12 and exported with this signature
+ * since 3.9, so the abi3 extension for 3.11 declares it itself. */
+#if defined(Py_LIMITED_API) && Py_LIMITED_API + 0 < 0x030c0000
+PyAPI_FUNC(PyObject *) PyObject_VectorcallMethod(PyObject *name, PyObject *const *args, size_t nargsf,
+                                                 PyObject *kwnames);
+#define PY_VECTORCALL_ARGUMENTS_OFFSET ((size_t)1 << (8 * sizeof(size_t) - 1))
+#endif
+static PyObject *kwnames_plain; /* ("max_version",) */
+static PyObject *version_plain; /* (1, 3) */
+
+static PyObject *
+call_dlpack_plain(PyObject *x)
+{
+    PyObject *argv[3] = {NULL, x, version_plain}; /* argv[0]: the slot PY_VECTORCALL_ARGUMENTS_OFFSET lends */
+    PyObject *cap = PyObject_VectorcallMethod(str_dlpack, argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                              kwnames_plain);
+    if (cap != NULL)
+        return cap;
+    if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        /* No __dlpack__ at all, or an AttributeError raised inside it? */
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyObject *method = PyObject_GetAttr(x, str_dlpack);
+        if (method == NULL && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            Py_XDECREF(type);
+            Py_XDECREF(value);
+            Py_XDECREF(tb);
+            return no_dlpack(x);
+        }
+        Py_XDECREF(method);
+        PyErr_Clear();
+        PyErr_Restore(type, value, tb);
+        return NULL;
+    }
+    if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+        /* A producer older than DLPack 1.0 takes no max_version: ask for the legacy form. */
+        PyErr_Clear();
+        return PyObject_CallMethodObjArgs(x, str_dlpack, NULL);
+    }
+    return NULL;
+}
+
+/* call_dlpack asks x for its tensor with device and copy (either may be NULL). */
+static PyObject *
+call_dlpack(PyObject *x, PyObject *device, PyObject *copy)
+{
+    PyObject *method = PyObject_GetAttr(x, str_dlpack);
+    if (method == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError))
+            no_dlpack(x);
+        return NULL;
+    }
+    PyObject *kwargs = NULL, *cap = NULL, *empty = PyTuple_New(0), *dl_device = NULL;
+    if (empty == NULL || (kwargs = PyDict_Copy(kwargs_plain)) == NULL ||
+        (device != NULL && ((dl_device = dl_device_arg(device)) == NULL ||
+                            PyDict_SetItem(kwargs, str_dl_device, dl_device) < 0)) ||
+        (copy != NULL && PyDict_SetItem(kwargs, str_copy, copy) < 0))
+        goto out;
+    cap = PyObject_Call(method, empty, kwargs);
+out:
+    Py_XDECREF(dl_device);
+    Py_XDECREF(kwargs);
+    Py_XDECREF(empty);
+    Py_DECREF(method);
+    return cap;
+}
+
 /* from_dlpack(x, /, *, device=None, copy=None) -> Array over x's memory through
  * x.__dlpack__ (or a DLPack capsule itself), without a copy unless the producer
  * makes one (copy=True, or a device it has to move the data to). */
@@ -580,39 +673,7 @@ core_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObjec
     }
     if (PyCapsule_CheckExact(x))
         return import_capsule(x, NULL);
-    PyObject *method = PyObject_GetAttr(x, str_dlpack);
-    if (method == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-            PyObject *name = PyType_GetName(Py_TYPE(x));
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "memview.from_dlpack: %R object has no __dlpack__", name);
-            Py_XDECREF(name);
-        }
-        return NULL;
-    }
-    PyObject *kwargs = kwargs_plain, *cap = NULL, *empty = PyTuple_New(0), *dl_device = NULL;
-    Py_INCREF(kwargs);
-    if (empty == NULL)
-        goto out;
-    if (device != NULL || copy != NULL) {
-        Py_DECREF(kwargs);
-        if ((kwargs = PyDict_Copy(kwargs_plain)) == NULL ||
-            (device != NULL && ((dl_device = dl_device_arg(device)) == NULL ||
-                                PyDict_SetItem(kwargs, str_dl_device, dl_device) < 0)) ||
-            (copy != NULL && PyDict_SetItem(kwargs, str_copy, copy) < 0))
-            goto out;
-    }
-    cap = PyObject_Call(method, empty, kwargs);
-    if (cap == NULL && device == NULL && copy == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
-        /* A producer older than DLPack 1.0 takes no max_version: ask for the legacy form. */
-        PyErr_Clear();
-        cap = PyObject_CallNoArgs(method);
-    }
-out:
-    Py_XDECREF(dl_device);
-    Py_XDECREF(kwargs);
-    Py_XDECREF(empty);
-    Py_DECREF(method);
+    PyObject *cap = device == NULL && copy == NULL ? call_dlpack_plain(x) : call_dlpack(x, device, copy);
     if (cap == NULL)
         return NULL;
     PyObject *r = import_capsule(cap, x);
@@ -701,9 +762,19 @@ api_managed_to_py(DLManagedTensorVersioned *t, void **out_py_object)
         delete_keeping_error(t);
         return -1;
     }
+    int readonly = (t->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+    PyObject *fast = mv_dl_import_host(t, 1, &t->dl_tensor, readonly, NULL); /* host memory: no Go */
+    if (fast != NULL) {
+        *out_py_object = fast;
+        return 0;
+    }
+    if (PyErr_Occurred()) {
+        delete_keeping_error(t);
+        return -1;
+    }
     dl_token *tok = new_token(t, 1);
     mv_meta m;
-    if (tok == NULL || import_tensor(&t->dl_tensor, (t->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0, tok, &m) < 0) {
+    if (tok == NULL || import_tensor(&t->dl_tensor, readonly, tok, &m) < 0) {
         free(tok);
         delete_keeping_error(t);
         return -1;
@@ -803,12 +874,13 @@ mv_dlpack_exchange_capsule(void)
     if (kwargs_plain == NULL) {
         PyObject *version = Py_BuildValue("(ii)", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
         if (version == NULL || (kwargs_plain = PyDict_New()) == NULL ||
-            PyDict_SetItem(kwargs_plain, str_max_version, version) < 0) {
+            PyDict_SetItem(kwargs_plain, str_max_version, version) < 0 ||
+            (kwnames_plain = PyTuple_Pack(1, str_max_version)) == NULL) {
             Py_XDECREF(version);
             Py_CLEAR(kwargs_plain);
             return NULL;
         }
-        Py_DECREF(version);
+        version_plain = version; /* kept for the life of the process */
     }
     return PyCapsule_New((void *)&exchange_api, MV_DLPACK_EXCHANGE_API_CAPSULE, NULL);
 }

@@ -10,7 +10,8 @@
  * with the same layout, and releases it when its last reference goes; the
  * array object keeps its own until it is released. Anything unusual — a format
  * Go refuses, a layout it would refuse, an exporter without shape — takes the
- * Go path (module.c), which raises the error.
+ * Go path (module.c), which raises the error. DLPack imports of host tensors
+ * come here too (dlpack_import.c), with the tensor's keeper as the exporter.
  */
 #include "capi.h"
 #include "_cgo_export.h"
@@ -192,7 +193,7 @@ mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags)
     a->dl_strides = a->shape ? (int64_t *)a->shape + 2 * nd : NULL;
     mv_dlpack_cache(a);
     mv_scalar_kind(a);
-    Py_INCREF(obj);
+    Py_XINCREF(obj);
     a->base = obj;
     a->import_flags = flags;
     a->import = view; /* owned from here on */
@@ -225,7 +226,10 @@ mv_import_handle(MVArray *a, Py_buffer *v)
         PyErr_NoMemory();
         return 0;
     }
-    if (PyObject_GetBuffer(a->base, g, a->import_flags) < 0) {
+    /* The exporter is the array's base, or for a DLPack import the tensor's
+     * keeper (dlpack_import.c), while the base is the producer. */
+    PyObject *src = mv_dl_is_keeper(v->obj) ? v->obj : a->base;
+    if (PyObject_GetBuffer(src, g, a->import_flags) < 0) {
         PyMem_Free(g);
         return 0;
     }

@@ -52,6 +52,14 @@ PyObject *mv_array_arrow_device_array(PyObject *self, PyObject *const *args, Py_
 /* dlpack.c: the exchange table capsule (set on the array type by protocols.c). */
 PyObject *mv_dlpack_exchange_capsule(void);
 
+/* dlpack_import.c: mv_dl_import_host makes an array over a host (kDLCPU)
+ * tensor without Go, taking the tensor (its deleter runs exactly once, with the
+ * GIL, when nothing uses the memory any more); base is what the array reports
+ * as its base (may be NULL). NULL without an exception for a tensor it leaves
+ * to the Go path, NULL with one for a failure of its own (out of memory): the
+ * tensor is still the caller's then. */
+PyObject *mv_dl_import_host(void *tensor, int versioned, const DLTensor *dl, int readonly, PyObject *base);
+
 /* mv_new_from_meta wraps a Go result: mv_raise on rc != 0, else a new array. */
 PyObject *mv_finish_meta(int rc, const mv_meta *m, const mv_err *e, PyObject *base);
 
