@@ -27,8 +27,11 @@ in_syscall(uint32_t s)
     return s == G_SYSCALL || s == G_DEADEXTRA;
 }
 
-/* The runtime scheduler's lock word and count of spinning threads (fork.go), or 0. */
-static uintptr_t sched_lock_word, sched_spinning_word;
+/* The runtime's words (fork.go), or 0: the scheduler's lock word and its
+ * counts of spinning threads and of idle Ps (with the count that means every P
+ * but the forking thread's is idle). */
+static uintptr_t sched_lock_word, sched_spinning_word, sched_idle_word;
+static int32_t sched_idle_want;
 
 #define MUTEX_LOCKED 0x1u /* the runtime mutex's locked bit (lock_spinbit.go) */
 
@@ -48,25 +51,35 @@ mv_fork_set_status_word(uintptr_t addr)
 }
 
 void
-mv_fork_set_sched_words(uintptr_t lock, uintptr_t spinning)
+mv_fork_set_sched_words(uintptr_t lock, uintptr_t spinning, uintptr_t idle, int idle_want)
 {
     sched_lock_word = lock;
     sched_spinning_word = spinning;
+    sched_idle_word = idle;
+    sched_idle_want = idle_want;
 }
 
 static int
-sched_locked(void)
+mutex_held(uintptr_t word)
 {
-    return sched_lock_word != 0 &&
-           (__atomic_load_n((uintptr_t *)sched_lock_word, __ATOMIC_SEQ_CST) & MUTEX_LOCKED) != 0;
+    return word != 0 && (__atomic_load_n((uintptr_t *)word, __ATOMIC_SEQ_CST) & MUTEX_LOCKED) != 0;
 }
 
-/* sched_quiet reports whether no thread holds the scheduler's lock and none is
- * spinning (looking for work, about to take the lock). */
+/* runtime_locked: the scheduler's lock, which a child needs, is held (by some thread). */
 static int
-sched_quiet(void)
+runtime_locked(void)
 {
-    return !sched_locked() && __atomic_load_n((int32_t *)sched_spinning_word, __ATOMIC_SEQ_CST) == 0;
+    return mutex_held(sched_lock_word);
+}
+
+/* runtime_quiet reports whether no thread holds the scheduler's lock, none is
+ * spinning (looking for work, about to take the lock) and, where
+ * the idle count is known, every P but the forking thread's is idle. */
+static int
+runtime_quiet(void)
+{
+    return !runtime_locked() && __atomic_load_n((int32_t *)sched_spinning_word, __ATOMIC_SEQ_CST) == 0 &&
+           (sched_idle_word == 0 || __atomic_load_n((int32_t *)sched_idle_word, __ATOMIC_SEQ_CST) >= sched_idle_want);
 }
 
 static long
@@ -77,24 +90,36 @@ now_us(void)
     return t.tv_sec * 1000000L + t.tv_nsec / 1000;
 }
 
-/* wait_sched_quiet waits (up to 50 ms) until the scheduler has been seen quiet
+/* wait_runtime_quiet waits (up to 50 ms) until the runtime has been seen quiet
  * three times in a row, 10 us apart: the threads that the fork's preparation
  * woke (stopping and starting the world, the pass through the scheduler) or
- * that finished Go work just before are parked again, so none holds the
- * scheduler's lock at the fork. */
+ * that finished Go work just before are parked again, and no goroutine runs,
+ * so none holds the scheduler's lock, or the heap's, at the fork. */
+static int last_quiet = -1; /* the last prepare's wait: 1 quiet, 0 timed out, -1 not looked at */
+static int last_idle_looked;
+
 static void
-wait_sched_quiet(void)
+wait_runtime_quiet(void)
 {
+    last_quiet = -1;
+    last_idle_looked = sched_idle_word != 0;
     if (sched_lock_word == 0 || sched_spinning_word == 0)
         return;
     long deadline = now_us() + 50000;
     int seen = 0;
     const struct timespec pause = {0, 10000};
     while (seen < 3 && now_us() < deadline) {
-        seen = sched_quiet() ? seen + 1 : 0;
+        seen = runtime_quiet() ? seen + 1 : 0;
         if (seen < 3)
             nanosleep(&pause, NULL);
     }
+    last_quiet = seen == 3;
+}
+
+PyObject *
+mv_fork_selftest_last_wait(void)
+{
+    return Py_BuildValue("(ii)", last_quiet, last_idle_looked);
 }
 
 static void
@@ -102,11 +127,11 @@ on_prepare(void)
 {
     fork_ready = mv_gate_close(fork_wait_ms);
     status_word = 0;
-    sched_lock_word = sched_spinning_word = 0;
+    sched_lock_word = sched_spinning_word = sched_idle_word = 0;
     if (go_unusable)
         return; /* a child that refuses Go forks again: nothing enters Go */
     mvgo_fork_prepare(); /* last: this thread leaves Go just before the fork */
-    wait_sched_quiet();
+    wait_runtime_quiet();
     if (status_word != 0) {
         /* Back in C, the goroutine is in a system call (sysmon may be visiting). */
         if (!in_syscall(mv_fork_read_word(status_word)))
@@ -149,9 +174,9 @@ on_child(void)
         if ((s & G_SCAN) && in_syscall(s))
             __atomic_store_n((uint32_t *)status_word, s & ~G_SCAN, __ATOMIC_SEQ_CST);
     }
-    /* A scheduler lock held at the fork (by a thread the child does not have) is
+    /* A runtime lock held at the fork (by a thread the child does not have) is
      * held forever here: entering Go could wait on it. */
-    if (!fork_ready || sched_locked())
+    if (!fork_ready || runtime_locked())
         go_unusable = 1; /* never enter Go again in this process */
 }
 

@@ -4,7 +4,7 @@ package pyext
 #include <stdint.h>
 #include "bridge.h"
 void mv_fork_set_status_word(uintptr_t addr);
-void mv_fork_set_sched_words(uintptr_t lock, uintptr_t spinning);
+void mv_fork_set_sched_words(uintptr_t lock, uintptr_t spinning, uintptr_t idle, int idle_want);
 */
 import "C"
 
@@ -79,14 +79,23 @@ import (
 // scheduler's lock (sched.lock) to get another. Other threads take that lock
 // as they wind down: those that ran Go work just before the fork (a parallel
 // copy's helpers), and those woken by the preparation itself (stopping and
-// starting the world, the pass through the scheduler). So, back in C, prepare
-// waits (up to 50 ms, typically tens of microseconds) until the scheduler is
-// seen quiet three times in a row — its lock free, no thread spinning — and the
-// child handler checks the lock once more: if it was held at the fork after all
+// starting the world, the pass through the scheduler). Any goroutine still
+// running elsewhere (the collector's background sweeper or the scavenger
+// finishing their work, a bound Go package's own goroutine) may hold another
+// runtime lock, the heap's above all, which the child needs for its next span
+// of memory. So, back in C, prepare waits (up to 50 ms, typically tens of
+// microseconds) until the runtime is seen quiet three times in a row: the
+// scheduler's lock free, no thread spinning, and — in the process memview was
+// loaded in — every P but this thread's idle, so that no goroutine runs
+// anywhere and no lock is held but, for a moment, sysmon's. The child handler
+// checks the scheduler's lock once more: if it was held at the fork after all
 // (sysmon takes it for a moment on each visit), the child refuses Go work with
-// the RuntimeError below instead of waiting forever. The lock's and the count's
-// offsets in the runtime's schedt come from the same DWARF reading; the
-// scheduler's address from package gptr.
+// the RuntimeError below instead of waiting forever. In a forked child that
+// forks again, Ps that threads of its own parent held are never idle, so there
+// only the lock and the spinning count are looked at. The offsets come from the
+// same DWARF reading; the scheduler's address from package gptr (the runtime
+// lets only a few of its symbols be referenced from outside: the heap's lock
+// cannot be read this way).
 //
 // If work in flight does not finish within MEMVIEW_FORK_WAIT_MS (2 s by
 // default), the child is told that Go cannot be used at all: the C layer then
@@ -101,10 +110,10 @@ var saved struct {
 	defaultMax bool // GOMAXPROCS was the runtime's own choice (no GOMAXPROCS variable)
 }
 
-// runtimeOffsets is "status,lock,spinning": the offsets of atomicstatus in the
-// runtime's g, of the key of the scheduler's lock and of its count of spinning
-// threads in the runtime's schedt; set at link time (-X) by the build from
-// tools/goffsets; empty when unknown.
+// runtimeOffsets is "status,lock,spinning,idle": the offsets of atomicstatus in
+// the runtime's g, and of the key of the scheduler's lock, of its count of
+// spinning threads and of its count of idle Ps in the runtime's schedt. Set at
+// link time (-X) by the build from tools/goffsets; empty when unknown.
 var runtimeOffsets string
 
 // runtimeOffset returns the i-th offset of runtimeOffsets, or -1.
@@ -136,20 +145,32 @@ func statusWord() uintptr {
 	return uintptr(unsafe.Pointer(word))
 }
 
-// schedWords returns the addresses of the scheduler's lock word and of its count
-// of spinning threads, or zeros when unknown or implausible now (the count must
-// lie between 0 and GOMAXPROCS).
-func schedWords() (lock, spinning uintptr) {
-	lockOff, spinOff := runtimeOffset(1), runtimeOffset(2)
+// runtimeWords are the addresses of the runtime's words that say whether it is
+// quiet: the scheduler's lock word and its counts of spinning threads and of
+// idle Ps. A zero address is unknown.
+type runtimeWords struct {
+	lock, spinning, idle uintptr
+}
+
+// schedWords returns the runtime's words, or zeros when unknown or implausible
+// now (the counts must lie between 0 and GOMAXPROCS).
+func schedWords() (w runtimeWords) {
+	lockOff, spinOff, idleOff := runtimeOffset(1), runtimeOffset(2), runtimeOffset(3)
 	sched := gptr.Sched()
 	if lockOff < 0 || lockOff%8 != 0 || spinOff <= 0 || spinOff%4 != 0 || sched == nil {
-		return 0, 0
+		return w
 	}
-	n := atomic.LoadInt32((*int32)(unsafe.Add(sched, spinOff)))
-	if n < 0 || int(n) > runtime.GOMAXPROCS(0) {
-		return 0, 0
+	procs := runtime.GOMAXPROCS(0)
+	if n := atomic.LoadInt32((*int32)(unsafe.Add(sched, spinOff))); n < 0 || int(n) > procs {
+		return w
 	}
-	return uintptr(unsafe.Add(sched, lockOff)), uintptr(unsafe.Add(sched, spinOff))
+	w.lock, w.spinning = uintptr(unsafe.Add(sched, lockOff)), uintptr(unsafe.Add(sched, spinOff))
+	if idleOff > 0 && idleOff%4 == 0 {
+		if n := atomic.LoadInt32((*int32)(unsafe.Add(sched, idleOff))); n >= 0 && int(n) <= procs {
+			w.idle = uintptr(unsafe.Add(sched, idleOff))
+		}
+	}
+	return w
 }
 
 // mvgo_fork_repair_armed reports whether the forked-child repair would be armed
@@ -172,14 +193,18 @@ var startPid = syscall.Getpid()
 //export mvgo_fork_prepare
 func mvgo_fork_prepare() {
 	defer func() { _ = recover() }()
-	C.mv_fork_set_sched_words(schedWordsC())
 	if syscall.Getpid() != startPid {
+		// Ps held at this process's own fork by threads it does not have are
+		// never idle here: the idle count says nothing.
+		setSchedWords(-1)
 		return
 	}
 	saved.gcPercent = debug.SetGCPercent(-1) // waits for a collection in progress
 	saved.memLimit = debug.SetMemoryLimit(math.MaxInt64)
 	saved.defaultMax = os.Getenv("GOMAXPROCS") == ""
 	saved.maxProcs = runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 2)
+	// Quiet means every P but this thread's idle: no goroutine runs anywhere.
+	setSchedWords(runtime.GOMAXPROCS(0) - 1)
 	C.mv_fork_set_status_word(C.uintptr_t(statusWord()))
 	// Last, pass through the scheduler once. A thread that calls into Go from
 	// C runs the same goroutine every time, so its P's scheduling tick never
@@ -190,10 +215,15 @@ func mvgo_fork_prepare() {
 	runtime.Gosched()
 }
 
-// schedWordsC is schedWords for C.
-func schedWordsC() (C.uintptr_t, C.uintptr_t) {
-	lock, spinning := schedWords()
-	return C.uintptr_t(lock), C.uintptr_t(spinning)
+// setSchedWords hands fork.c the runtime's words and the count of idle Ps that
+// means quiet (-1: the idle count is not looked at).
+func setSchedWords(idleWant int) {
+	w := schedWords()
+	if idleWant < 0 {
+		w.idle = 0
+	}
+	C.mv_fork_set_sched_words(C.uintptr_t(w.lock), C.uintptr_t(w.spinning), C.uintptr_t(w.idle),
+		C.int(idleWant))
 }
 
 //export mvgo_fork_parent

@@ -33,10 +33,19 @@ core_selftest_fork_scan_bit(PyObject *mod, PyObject *arg)
     return PyBool_FromLong(mv_fork_selftest_scan_bit(on));
 }
 
+/* _selftest_fork_last_wait() -> (quiet, idle_looked_at) of the last fork's wait */
+static PyObject *
+core_selftest_fork_last_wait(PyObject *mod, PyObject *unused)
+{
+    return mv_fork_selftest_last_wait();
+}
+
 static PyMethodDef selftest_methods[] = {
     {"_selftest_panic", core_selftest_panic, METH_NOARGS, "raise SystemError from a recovered Go panic"},
     {"_selftest_fork_scan_bit", core_selftest_fork_scan_bit, METH_O,
      "_selftest_fork_scan_bit(on) -> bool: forks happen with the scan bit held"},
+    {"_selftest_fork_last_wait", core_selftest_fork_last_wait, METH_NOARGS,
+     "_selftest_fork_last_wait() -> (quiet, idle_looked_at): the last fork's wait for a quiet runtime"},
     {"_c_layout", mv_selftest_c_layout, METH_VARARGS,
      "_c_layout(a, op, arg) -> (shape, strides, offset, scalar, c, f) or None: views.c's layout"},
     {NULL},

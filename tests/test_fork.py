@@ -297,3 +297,35 @@ def test_child_clears_a_scan_bit_held_at_the_fork():
     if "armed False" in out:
         pytest.skip("the goroutine status word is unknown for this toolchain or platform: repair off")
     assert "codes [0, 0, 0]" in out, out
+
+
+def test_fork_waits_for_a_quiet_runtime():
+    """Prepare waits, back in C, until the runtime is quiet: the scheduler's lock free,
+    no thread spinning, and every P but the forking thread's idle (so no goroutine
+    runs and holds a runtime lock, the heap's among them). Right after parallel Go
+    work, it must get there (not time out), and a child that forks again looks at the
+    lock and the spinning count only (Ps its parent's threads held are never idle)."""
+    from memview import _core
+    if not hasattr(_core, "_selftest_fork_last_wait"):
+        pytest.skip("needs the test build (build.py test): _selftest_fork_last_wait")
+    out = run("""
+        from memview import _core
+        waits = []
+        for _ in range(5):
+            mv.zeros(1 << 21).fill(1.0)   # split over goroutines just before the fork
+            assert in_child(lambda: mv.zeros(1 << 20).fill(2.0)) == 0
+            waits.append(_core._selftest_fork_last_wait())
+
+        def child():
+            mv.zeros(1 << 20).fill(3.0)
+            assert in_child(lambda: mv.zeros(8).fill(4.0)) == 0
+            print("nested", _core._selftest_fork_last_wait(), flush=True)
+
+        assert in_child(child) == 0
+        print("waits", waits)
+    """, timeout=200)
+    waits = eval(out.split("waits", 1)[1].strip())
+    if waits[0] == (-1, 0):
+        pytest.skip("the scheduler's words are unknown for this toolchain or platform: the wait is off")
+    assert waits == [(1, 1)] * 5, out
+    assert "nested (1, 0)" in out, out

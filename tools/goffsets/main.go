@@ -1,13 +1,13 @@
 // Command goffsets prints byte offsets inside the runtime's structures for the Go
 // toolchain that builds it, read from its own DWARF, as one comma-separated line:
 //
-//	g.atomicstatus,schedt.lock+mutex.key,schedt.nmspinning
+//	g.atomicstatus,schedt.lock+mutex.key,schedt.nmspinning,schedt.npidle
 //
 // The extension's build links the line in (pyext's runtimeOffsets), and
 // pyext/fork.go uses the numbers, after checking them at run time, to make a fork
-// safe: the goroutine status word for the forked-child repair, the scheduler's
-// lock and spinning-thread count to fork only when the scheduler is quiet (see
-// pyext/fork.go). Build it without -s/-w; prints nothing and exits 1 when a field
+// safe: the goroutine status word for the forked-child repair; the scheduler's
+// lock and its counts of spinning threads and idle Ps to fork only when the
+// runtime is quiet (see pyext/fork.go). Build it without -s/-w; prints nothing and exits 1 when a field
 // cannot be found.
 package main
 
@@ -21,16 +21,20 @@ import (
 func main() {
 	d, err := ownDWARF()
 	if err == nil {
-		var status, lock, key, spinning int64
-		if status, err = fieldOffset(d, "runtime.g", "atomicstatus"); err == nil {
-			if lock, err = fieldOffset(d, "runtime.schedt", "lock"); err == nil {
-				if key, err = fieldOffset(d, "runtime.mutex", "key"); err == nil {
-					spinning, err = fieldOffset(d, "runtime.schedt", "nmspinning")
-				}
+		var out [5]int64 // status, sched lock, key, spinning, idle Ps
+		for i, f := range []struct{ typ, field string }{
+			{"runtime.g", "atomicstatus"},
+			{"runtime.schedt", "lock"},
+			{"runtime.mutex", "key"},
+			{"runtime.schedt", "nmspinning"},
+			{"runtime.schedt", "npidle"},
+		} {
+			if out[i], err = fieldOffset(d, f.typ, f.field); err != nil {
+				break
 			}
 		}
 		if err == nil {
-			fmt.Printf("%d,%d,%d\n", status, lock+key, spinning)
+			fmt.Printf("%d,%d,%d,%d\n", out[0], out[1]+out[2], out[3], out[4])
 			return
 		}
 	}
