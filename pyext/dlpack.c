@@ -14,6 +14,7 @@
  * any other tensor is handed to Go (import_tensor), which owns it from then on.
  */
 #include "protocols.h"
+#include <dlfcn.h>
 #include "foreign.h"
 #include "_cgo_export.h"
 
@@ -586,22 +587,42 @@ no_dlpack(PyObject *x)
  * x.__dlpack__(max_version=(1, 3)), or x.__dlpack__() for a producer older
  * than DLPack 1.0. The call is PyObject_VectorcallMethod's, which makes no
  * bound method and no keyword dict: that is most of the cost of an import.
- * It is in the stable ABI from Python 3.12 and exported with this signature
- * since 3.9, so the abi3 extension for 3.11 declares it itself. */
-#if defined(Py_LIMITED_API) && Py_LIMITED_API + 0 < 0x030c0000
-PyAPI_FUNC(PyObject *) PyObject_VectorcallMethod(PyObject *name, PyObject *const *args, size_t nargsf,
-                                                 PyObject *kwnames);
-#define PY_VECTORCALL_ARGUMENTS_OFFSET ((size_t)1 << (8 * sizeof(size_t) - 1))
-#endif
+ * That function is in the stable ABI from Python 3.12; 3.11 has it with the
+ * same signature, outside the limited API this extension is written to. So
+ * it is looked up in the running interpreter (mv_dlpack_resolve_call), never
+ * linked against: where it is not found, the call goes through a bound method
+ * and a keyword dict as on any other path. */
+typedef PyObject *(*vectorcall_method_fn)(PyObject *name, PyObject *const *args, size_t nargsf,
+                                          PyObject *kwnames);
+static vectorcall_method_fn vectorcall_method;
+#define MV_VECTORCALL_ARGUMENTS_OFFSET ((size_t)1 << (8 * sizeof(size_t) - 1))
+
+static void
+resolve_vectorcall_method(void)
+{
+    vectorcall_method = (vectorcall_method_fn)dlsym(RTLD_DEFAULT, "PyObject_VectorcallMethod");
+}
+
+static PyObject *call_dlpack(PyObject *x, PyObject *device, PyObject *copy);
+
 static PyObject *kwnames_plain; /* ("max_version",) */
 static PyObject *version_plain; /* (1, 3) */
 
 static PyObject *
 call_dlpack_plain(PyObject *x)
 {
-    PyObject *argv[3] = {NULL, x, version_plain}; /* argv[0]: the slot PY_VECTORCALL_ARGUMENTS_OFFSET lends */
-    PyObject *cap = PyObject_VectorcallMethod(str_dlpack, argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET,
-                                              kwnames_plain);
+    PyObject *cap;
+    if (vectorcall_method == NULL) {
+        cap = call_dlpack(x, NULL, NULL);
+        if (cap == NULL && PyErr_ExceptionMatches(PyExc_TypeError) && PyObject_HasAttr(x, str_dlpack)) {
+            /* A producer older than DLPack 1.0 takes no max_version: ask for the legacy form. */
+            PyErr_Clear();
+            cap = PyObject_CallMethodObjArgs(x, str_dlpack, NULL);
+        }
+        return cap;
+    }
+    PyObject *argv[3] = {NULL, x, version_plain}; /* argv[0]: the slot MV_VECTORCALL_ARGUMENTS_OFFSET lends */
+    cap = vectorcall_method(str_dlpack, argv + 1, 1 | MV_VECTORCALL_ARGUMENTS_OFFSET, kwnames_plain);
     if (cap != NULL)
         return cap;
     if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
@@ -872,6 +893,7 @@ mv_dlpack_exchange_capsule(void)
             return NULL;
     }
     if (kwargs_plain == NULL) {
+        resolve_vectorcall_method();
         PyObject *version = Py_BuildValue("(ii)", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
         if (version == NULL || (kwargs_plain = PyDict_New()) == NULL ||
             PyDict_SetItem(kwargs_plain, str_max_version, version) < 0 ||
