@@ -9,6 +9,7 @@ import "C"
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/memview/memview/memview"
@@ -138,6 +139,21 @@ func mvgo_blocks_lent() C.int64_t {
 	return C.int64_t(len(lent.blocks))
 }
 
+// The handles of adopted blocks: the arrays over them were made in C and are
+// counted by their pool's statistics (and by the blocks lent, until adopted),
+// not by liveHandles, whether Go was handed them or not.
+var (
+	adopted     sync.Map // handle -> struct{}
+	adoptedLive atomic.Int64
+)
+
+// forgetAdopted is called as a handle goes.
+func forgetAdopted(h uintptr) {
+	if _, ok := adopted.LoadAndDelete(h); ok {
+		adoptedLive.Add(-1)
+	}
+}
+
 // mvgo_block_adopt makes a Go array over a lent block, which belongs to the
 // array from then on (its last reference frees it to its pool): shape and
 // strides in bytes, element 0 at the block's start, the item type as C names
@@ -168,7 +184,10 @@ func mvgo_block_adopt(ptr unsafe.Pointer, dtype, format *C.char, ndim C.int, sha
 	delete(lent.blocks, uintptr(ptr))
 	lent.Unlock()
 	_ = b.Release() // the array holds its own reference
-	*h = C.uintptr_t(newHandle(a))
+	hd := newHandle(a)
+	adopted.Store(hd, struct{}{})
+	adoptedLive.Add(1)
+	*h = C.uintptr_t(hd)
 	return 0
 }
 

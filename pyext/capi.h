@@ -194,6 +194,9 @@ int mv_install_memory(PyObject *mod);
 int mv_check_go(void);
 int mv_go_usable(void);
 int mv_fork_selftest_scan_bit(int on);
+/* fork.c: (quiet, idle looked at) of the last fork's wait for a quiet runtime,
+ * for the test build: quiet 1, timed out 0, not looked at -1. */
+PyObject *mv_fork_selftest_last_wait(void);
 /* Add the functions of gopy.c and, in the test build, of selftest.c to memview._core. */
 int mv_add_gopy_functions(PyObject *mod);
 int mv_add_selftests(PyObject *mod);

@@ -59,8 +59,9 @@ info_for_name(PyObject *name)
         PyErr_Clear();
         return -1;
     }
-    const char *s = PyUnicode_AsUTF8AndSize(name, NULL);
-    if (s == NULL) {
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(name, &n);
+    if (s == NULL || (size_t)n != strlen(s)) { /* an embedded NUL: the slow path refuses it */
         PyErr_Clear();
         return -1;
     }

@@ -170,7 +170,9 @@ mv_array_handle(MVArray *a)
     if (a->hold == NULL) {
         if (a->block != NULL) {
             /* Go adopts the block: the array is Go's from now on, as if Go
-             * had made it (never undone: the block is the handle's now) */
+             * had made it (kept when the call fails: the memory is the same,
+             * counted by the pool as before, and mv.live_handles() leaves
+             * adopted blocks out) */
             uintptr_t h = mv_block_adopt(a, a->block);
             if (h != 0) {
                 a->handle = h;

@@ -34,7 +34,8 @@ def test_suite_reports_the_allocating_line(tmp_path):
     (tmp_path / "test_leaky.py").write_text(LEAKY)
     path = os.pathsep.join([str(Path(mv.__file__).resolve().parent.parent), os.environ.get("PYTHONPATH", "")])
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
-                       env=dict(os.environ, PYTHONPATH=path), capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, PYTHONPATH=path, MEMVIEW_TEST_POOL="checked"), capture_output=True,
+                       text=True, timeout=300,
                        cwd=tmp_path)
     out = r.stdout + r.stderr
     assert r.returncode == 1, out
