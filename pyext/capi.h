@@ -197,6 +197,10 @@ int mv_fork_selftest_scan_bit(int on);
 /* fork.c: (quiet, idle looked at) of the last fork's wait for a quiet runtime,
  * for the test build: quiet 1, timed out 0, not looked at -1. */
 PyObject *mv_fork_selftest_last_wait(void);
+/* dlpack.c: use PyObject_VectorcallMethod to ask producers (on, where the
+ * interpreter has it) or the bound-method fallback (off); returns whether the
+ * vectorcall is in use. For the test build. */
+int mv_dlpack_selftest_vectorcall(int on);
 /* Add the functions of gopy.c and, in the test build, of selftest.c to memview._core. */
 int mv_add_gopy_functions(PyObject *mod);
 int mv_add_selftests(PyObject *mod);

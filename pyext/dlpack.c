@@ -603,7 +603,15 @@ resolve_vectorcall_method(void)
     vectorcall_method = (vectorcall_method_fn)dlsym(RTLD_DEFAULT, "PyObject_VectorcallMethod");
 }
 
-static PyObject *call_dlpack(PyObject *x, PyObject *device, PyObject *copy);
+int
+mv_dlpack_selftest_vectorcall(int on)
+{
+    if (on)
+        resolve_vectorcall_method();
+    else
+        vectorcall_method = NULL;
+    return vectorcall_method != NULL;
+}
 
 static PyObject *kwnames_plain; /* ("max_version",) */
 static PyObject *version_plain; /* (1, 3) */
@@ -613,12 +621,21 @@ call_dlpack_plain(PyObject *x)
 {
     PyObject *cap;
     if (vectorcall_method == NULL) {
-        cap = call_dlpack(x, NULL, NULL);
-        if (cap == NULL && PyErr_ExceptionMatches(PyExc_TypeError) && PyObject_HasAttr(x, str_dlpack)) {
+        PyObject *method = PyObject_GetAttr(x, str_dlpack);
+        if (method == NULL) {
+            if (PyErr_ExceptionMatches(PyExc_AttributeError))
+                no_dlpack(x);
+            return NULL;
+        }
+        PyObject *empty = PyTuple_New(0);
+        cap = empty != NULL ? PyObject_Call(method, empty, kwargs_plain) : NULL;
+        Py_XDECREF(empty);
+        if (cap == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
             /* A producer older than DLPack 1.0 takes no max_version: ask for the legacy form. */
             PyErr_Clear();
-            cap = PyObject_CallMethodObjArgs(x, str_dlpack, NULL);
+            cap = PyObject_CallNoArgs(method);
         }
+        Py_DECREF(method);
         return cap;
     }
     PyObject *argv[3] = {NULL, x, version_plain}; /* argv[0]: the slot MV_VECTORCALL_ARGUMENTS_OFFSET lends */

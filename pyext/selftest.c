@@ -40,12 +40,25 @@ core_selftest_fork_last_wait(PyObject *mod, PyObject *unused)
     return mv_fork_selftest_last_wait();
 }
 
+/* _selftest_dlpack_vectorcall(on) -> bool: from_dlpack asks producers with
+ * PyObject_VectorcallMethod (on) or through a bound method (off) */
+static PyObject *
+core_selftest_dlpack_vectorcall(PyObject *mod, PyObject *arg)
+{
+    int on = PyObject_IsTrue(arg);
+    if (on < 0)
+        return NULL;
+    return PyBool_FromLong(mv_dlpack_selftest_vectorcall(on));
+}
+
 static PyMethodDef selftest_methods[] = {
     {"_selftest_panic", core_selftest_panic, METH_NOARGS, "raise SystemError from a recovered Go panic"},
     {"_selftest_fork_scan_bit", core_selftest_fork_scan_bit, METH_O,
      "_selftest_fork_scan_bit(on) -> bool: forks happen with the scan bit held"},
     {"_selftest_fork_last_wait", core_selftest_fork_last_wait, METH_NOARGS,
      "_selftest_fork_last_wait() -> (quiet, idle_looked_at): the last fork's wait for a quiet runtime"},
+    {"_selftest_dlpack_vectorcall", core_selftest_dlpack_vectorcall, METH_O,
+     "_selftest_dlpack_vectorcall(on) -> bool: how from_dlpack calls producers"},
     {"_c_layout", mv_selftest_c_layout, METH_VARARGS,
      "_c_layout(a, op, arg) -> (shape, strides, offset, scalar, c, f) or None: views.c's layout"},
     {NULL},

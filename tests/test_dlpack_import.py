@@ -319,3 +319,35 @@ def test_errors_of_the_producer_pass_through():
 
     with pytest.raises(TypeError, match="'Plain' object has no __dlpack__"):
         mv.from_dlpack(Plain())
+
+
+@pytest.mark.parametrize("vectorcall", [True, False], ids=["vectorcall", "bound-method"])
+def test_both_ways_of_asking_the_producer(vectorcall):
+    """from_dlpack asks with PyObject_VectorcallMethod where the interpreter has it, and
+    through a bound method and a keyword dict where it does not: the same results."""
+    from memview import _core
+    if not hasattr(_core, "_selftest_dlpack_vectorcall"):
+        pytest.skip("needs the test build (build.py test): _selftest_dlpack_vectorcall")
+    try:
+        assert _core._selftest_dlpack_vectorcall(vectorcall) == vectorcall
+        x = np.arange(6.0).reshape(2, 3)
+        a = mv.from_dlpack(x)
+        assert a.base is x and a.tolist() == x.tolist()
+
+        class Legacy:  # a producer older than DLPack 1.0: no max_version
+            def __dlpack__(self, stream=None):
+                return x.__dlpack__()
+
+        assert mv.from_dlpack(Legacy()).tolist() == x.tolist()
+
+        class Raises:
+            def __dlpack__(self, **kwargs):
+                raise AttributeError("inside __dlpack__")
+
+        with pytest.raises(AttributeError, match="inside"):
+            mv.from_dlpack(Raises())
+        with pytest.raises(TypeError, match="'object' object has no __dlpack__"):
+            mv.from_dlpack(object())
+        del a
+    finally:
+        _core._selftest_dlpack_vectorcall(True)
