@@ -12,6 +12,8 @@
 #include "bridge.h"
 #include "forkgate/gate.h"
 
+#define MV_SHAPE_INLINE 4 /* dimensions whose shape and strides an array object holds itself */
+
 /* MVArray is the instance layout of memview's array type. The metadata is copied
  * from Go once, when the object is made (or computed in C for a C-level view,
  * views.c); nothing in it changes afterwards except handle (cleared by release(),
@@ -66,7 +68,33 @@ typedef struct mv_array_s {
     void *block;
     void *kept_block;      /* block of an array released while cviews > 0 */
     unsigned block_gen;    /* mv_block_gen when the block was taken */
+    /* shape, strides and DLPack strides of arrays of up to MV_SHAPE_INLINE
+     * dimensions (mv_shape_alloc): no allocation of their own */
+    Py_ssize_t shape_inline[3 * MV_SHAPE_INLINE];
 } MVArray;
+
+/* mv_shape_alloc sets a->shape to room for nd shape entries, nd byte strides
+ * and nd DLPack strides (inline up to MV_SHAPE_INLINE dimensions), and
+ * a->strides after the shape; -1 when memory ran out (no exception set).
+ * dealloc frees it (mv_shape_free). */
+static inline int
+mv_shape_alloc(struct mv_array_s *a, int nd)
+{
+    if (nd <= MV_SHAPE_INLINE)
+        a->shape = a->shape_inline;
+    else if ((a->shape = PyMem_Malloc(3 * (size_t)nd * sizeof(Py_ssize_t))) == NULL)
+        return -1;
+    a->strides = a->shape + nd;
+    return 0;
+}
+
+static inline void
+mv_shape_free(struct mv_array_s *a)
+{
+    if (a->shape != a->shape_inline)
+        PyMem_Free(a->shape);
+    a->shape = NULL;
+}
 
 /* mv_released: the array has no memory any more (release() ran), or never had. */
 static inline int

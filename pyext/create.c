@@ -194,9 +194,8 @@ block_array(int nd, const Py_ssize_t *shape, char order, Py_ssize_t itemsize, co
     if (a->format == NULL || a->dtype == NULL)
         goto nomem;
     if (nd > 0) {
-        if ((a->shape = PyMem_Malloc(3 * (size_t)nd * sizeof(Py_ssize_t))) == NULL)
+        if (mv_shape_alloc(a, nd) < 0)
             goto nomem;
-        a->strides = a->shape + nd;
         Py_ssize_t sd = itemsize;
         for (int i = 0; i < nd; i++) {
             int k = order == 'F' ? i : nd - 1 - i;

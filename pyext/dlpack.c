@@ -30,7 +30,8 @@ mv_dlpack_cache(MVArray *a)
     const char *t = a->typestr;
     if ((t[0] != '<' && t[0] != '|') || t[1] == 0 || t[2] < '1' || t[2] > '9')
         return; /* DLPack data is in native (little-endian) byte order */
-    long size = strtol(t + 2, NULL, 10);
+    /* the item size in the typestr: one digit, or "16" (the sizes DLPack has) */
+    long size = t[3] == 0 ? t[2] - '0' : (t[2] == '1' && t[3] == '6' && t[4] == 0) ? 16 : 0;
     uint8_t code;
     switch (t[1]) {
     case 'b': code = kDLBool; if (size != 1) return; break;
@@ -42,10 +43,12 @@ mv_dlpack_cache(MVArray *a)
     }
     if (a->itemsize != size)
         return;
+    /* every size above is a power of two: strides in items by a shift */
+    int shift = __builtin_ctzl((unsigned long)size);
     for (int i = 0; i < a->ndim; i++) {
-        if (a->strides[i] % a->itemsize != 0)
+        if ((a->strides[i] & (size - 1)) != 0)
             return;
-        a->dl_strides[i] = a->strides[i] / a->itemsize;
+        a->dl_strides[i] = a->strides[i] >> shift; /* arithmetic: negative strides stay exact */
     }
     a->dl_code = code;
     a->dl_bits = (uint8_t)(size * 8);
@@ -164,10 +167,25 @@ export_capsule(MVArray *a, DLDevice dev, int versioned, uint32_t minor, int copi
     return cap;
 }
 
+/* The last tuples int_pair read, by identity (a tuple never changes; consumers
+ * such as NumPy pass the same max_version tuple on every call): held, so that
+ * the address cannot be reused by another object. */
+static struct {
+    PyObject *tuple;
+    long x, y;
+} pairs[2];
+static int pair_next;
+
 /* int_pair reads a tuple of two ints (max_version, dl_device). */
 static int
 int_pair(PyObject *o, const char *what, long *x, long *y)
 {
+    for (int k = 0; k < 2; k++)
+        if (pairs[k].tuple == o) {
+            *x = pairs[k].x;
+            *y = pairs[k].y;
+            return 0;
+        }
     if (!PyTuple_Check(o) || PyTuple_Size(o) != 2) {
         PyErr_Format(PyExc_TypeError, "memview.__dlpack__: %s must be None or a tuple of two ints, not %R", what, o);
         return -1;
@@ -183,6 +201,15 @@ int_pair(PyObject *o, const char *what, long *x, long *y)
     *y = PyLong_AsLong(b);
     if (*y == -1 && PyErr_Occurred())
         return -1;
+    if (PyTuple_CheckExact(o)) { /* a subclass could be mutable in what it reports */
+        int k = pair_next++ & 1;
+        PyObject *old = pairs[k].tuple;
+        Py_INCREF(o);
+        pairs[k].tuple = o;
+        pairs[k].x = *x;
+        pairs[k].y = *y;
+        Py_XDECREF(old);
+    }
     return 0;
 }
 

@@ -119,7 +119,7 @@ array_dealloc(PyObject *self)
     mv_block_drop(a, &a->block);
     mv_block_drop(a, &a->kept_block);
     Py_CLEAR(a->base);
-    PyMem_Free(a->shape);
+    mv_shape_free(a);
     if (a->format != NULL && a->format != a->fmt_inline)
         PyMem_Free(a->format);
     if (a->dtype != NULL && a->dtype != a->dtype_inline)
@@ -368,13 +368,11 @@ mv_new_array(const mv_meta *m, PyObject *base)
     a->format = long_format; /* freed by dealloc from here on */
     if (m->ndim > 0) {
         /* shape, byte strides, element strides (DLPack) */
-        a->shape = PyMem_Malloc(3 * (size_t)m->ndim * sizeof(Py_ssize_t));
-        if (a->shape == NULL) {
+        if (mv_shape_alloc(a, m->ndim) < 0) {
             mvgo_release((uintptr_t)m->handle, NULL);
             Py_DECREF(a);
             return PyErr_NoMemory();
         }
-        a->strides = a->shape + m->ndim;
         for (int i = 0; i < m->ndim; i++) {
             a->shape[i] = (Py_ssize_t)m->shape[i];
             a->strides[i] = (Py_ssize_t)m->strides[i];

@@ -136,9 +136,10 @@ mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags)
             return NULL;
     }
     Py_ssize_t count = 1, size = 1, imin = 0, imax = 0, bytes;
+    Py_ssize_t mask = (itemsize & (itemsize - 1)) == 0 ? itemsize - 1 : -1; /* a power of two: no division */
     for (int k = 0; k < nd; k++) {
         Py_ssize_t n = view->shape[k], d;
-        if (strides[k] % itemsize != 0)
+        if (mask >= 0 ? (strides[k] & mask) != 0 : strides[k] % itemsize != 0)
             return NULL;
         size *= n;
         if (n == 0)
@@ -168,12 +169,10 @@ mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags)
         return PyErr_NoMemory();
     }
     if (nd > 0) {
-        a->shape = PyMem_Malloc(3 * (size_t)nd * sizeof(Py_ssize_t));
-        if (a->shape == NULL) {
+        if (mv_shape_alloc(a, nd) < 0) {
             Py_DECREF(a);
             return PyErr_NoMemory();
         }
-        a->strides = a->shape + nd;
         for (int k = 0; k < nd; k++) {
             a->shape[k] = view->shape[k];
             a->strides[k] = strides[k];

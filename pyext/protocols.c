@@ -106,12 +106,54 @@ mv_intern(const char *const *names, int n, PyObject **out)
     return 0;
 }
 
+/* The keyword-name tuples mv_parse_kwargs resolved last, by identity: a caller
+ * passes the same tuple on every call (a code object's, or a C consumer's
+ * static one). Held, so that the address cannot be reused. */
+#define KW_CACHE 4
+#define KW_MAX 8
+static struct {
+    PyObject *const *names;
+    PyObject *kwnames;
+    int n;
+    int index[KW_MAX];
+} kw_cache[KW_CACHE];
+static int kw_next;
+
+static void
+kw_remember(PyObject *const *names, PyObject *kwnames, const int *index, int n)
+{
+    int k = kw_next++ % KW_CACHE;
+    PyObject *old = kw_cache[k].kwnames;
+    Py_INCREF(kwnames);
+    kw_cache[k].names = names;
+    kw_cache[k].kwnames = kwnames;
+    kw_cache[k].n = n;
+    memcpy(kw_cache[k].index, index, (size_t)n * sizeof(int));
+    Py_XDECREF(old);
+}
+
 int
 mv_parse_kwargs(const char *who, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                 PyObject *const *names, int nnames, int npos, PyObject **values)
 {
     for (int i = 0; i < nnames; i++)
         values[i] = NULL;
+    if (nargs <= npos && kwnames != NULL) {
+        for (int c = 0; c < KW_CACHE; c++) {
+            if (kw_cache[c].kwnames != kwnames || kw_cache[c].names != names)
+                continue;
+            for (Py_ssize_t i = 0; i < nargs; i++)
+                values[i] = args[i];
+            int k;
+            for (k = 0; k < kw_cache[c].n && values[kw_cache[c].index[k]] == NULL; k++)
+                values[kw_cache[c].index[k]] = args[nargs + k];
+            if (k == kw_cache[c].n)
+                return 0;
+            for (int i = 0; i < nnames; i++) /* given twice: the full parse says so */
+                values[i] = NULL;
+            break;
+        }
+    }
     if (nargs > npos) {
         if (npos == 0)
             PyErr_Format(PyExc_TypeError, "%s takes keyword arguments only (%zd positional given)", who, nargs);
@@ -123,6 +165,7 @@ mv_parse_kwargs(const char *who, PyObject *const *args, Py_ssize_t nargs, PyObje
     for (Py_ssize_t i = 0; i < nargs; i++)
         values[i] = args[i];
     Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+    int index[KW_MAX];
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *kw = PyTuple_GetItem(kwnames, k);
         int found = -1;
@@ -143,7 +186,11 @@ mv_parse_kwargs(const char *who, PyObject *const *args, Py_ssize_t nargs, PyObje
             return -1;
         }
         values[found] = args[nargs + k];
+        if (k < KW_MAX)
+            index[k] = found;
     }
+    if (nkw > 0 && nkw <= KW_MAX)
+        kw_remember(names, kwnames, index, (int)nkw);
     return 0;
 }
 

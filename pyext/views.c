@@ -58,12 +58,10 @@ make_view(MVArray *p, const mv_layout *l)
     }
     int nd = l->ndim;
     if (nd > 0) {
-        v->shape = PyMem_Malloc(3 * (size_t)nd * sizeof(Py_ssize_t));
-        if (v->shape == NULL) {
+        if (mv_shape_alloc(v, nd) < 0) {
             Py_DECREF(v);
             return PyErr_NoMemory();
         }
-        v->strides = v->shape + nd;
         memcpy(v->shape, l->shape, (size_t)nd * sizeof(Py_ssize_t));
         memcpy(v->strides, l->strides, (size_t)nd * sizeof(Py_ssize_t));
     }

@@ -471,3 +471,24 @@ def test_exports_alive_at_interpreter_exit(tmp_path):
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
                        env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
     assert r.returncode == 0 and r.stdout == "exiting\n", r.stderr[-2000:]
+
+
+def test_repeated_calls_read_their_own_arguments():
+    """Keyword names and version tuples are remembered by identity from call to call
+    (a call site passes the same ones); what each call passes still decides."""
+    a = mv.arange(4.0)
+    legacy, versioned = (0, 8), (1, 0)
+    for _ in range(3):
+        for mv_ in (legacy, versioned, legacy):
+            cap = a.__dlpack__(max_version=mv_, copy=False)
+            name = "dltensor_versioned" if mv_ == versioned else "dltensor"
+            assert f'"{name}"' in repr(cap)
+            del cap
+        x = np.arange(3.0)
+        assert mv.from_dlpack(x, device="cpu").tolist() == [0.0, 1.0, 2.0]
+        with pytest.raises(TypeError, match="multiple values"):
+            mv.from_dlpack(x, x=x)
+        with pytest.raises(TypeError, match="unexpected keyword"):
+            a.__dlpack__(max_version=versioned, colour=1)
+        with pytest.raises(TypeError, match="max_version"):
+            a.__dlpack__(max_version=(1,))
