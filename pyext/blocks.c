@@ -36,7 +36,7 @@ typedef struct {
 static blk_class classes[NCLASS];
 static Py_ssize_t cached_bytes;
 static uint64_t tick;
-static void *pending[NPENDING]; /* blocks to give back to Go */
+static uintptr_t pending[NPENDING]; /* blocks to give back to Go (addresses as words: blocks.go) */
 static int npending;
 static int64_t handed_n, handed_bytes; /* handed out since the last flush */
 unsigned mv_block_gen = 1;            /* changes with the default pool */
@@ -59,7 +59,7 @@ to_pending(void *p)
 {
     if (npending == NPENDING)
         give_back_pending();
-    pending[npending++] = p;
+    pending[npending++] = (uintptr_t)p;
 }
 
 static void
@@ -145,7 +145,7 @@ mv_block_take(Py_ssize_t nbytes)
     /* A batch: a few blocks of small sizes, fewer of larger ones. */
     int want = (int)(32768 / nbytes);
     want = want < 1 ? 1 : want > 8 ? 8 : want;
-    void *got[8];
+    uintptr_t got[8] = {0};
     mv_err e;
     if (cache_off)
         return NULL;
@@ -172,17 +172,17 @@ mv_block_take(Py_ssize_t nbytes)
             c = claim_class(nbytes);
         for (int k = 1; k < n; k++) {
             if (c->n < NPER && cached_bytes + nbytes <= CACHE_BYTES) {
-                c->ptr[c->n] = got[k];
+                c->ptr[c->n] = (void *)got[k];
                 c->dirty[c->n++] = 0;
                 cached_bytes += nbytes;
             } else {
-                to_pending(got[k]);
+                to_pending((void *)got[k]);
             }
         }
     }
     handed_n++;
     handed_bytes += (nbytes + 63) & ~(Py_ssize_t)63;
-    return got[0];
+    return (void *)got[0];
 }
 
 void

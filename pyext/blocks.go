@@ -57,7 +57,7 @@ func cacheable(p *memview.Pool) bool {
 // could be had.
 //
 //export mvgo_blocks_get
-func mvgo_blocks_get(nbytes C.int64_t, n C.int, ptrs *unsafe.Pointer, e *C.mv_err) (got C.int) {
+func mvgo_blocks_get(nbytes C.int64_t, n C.int, ptrs *C.uintptr_t, e *C.mv_err) (got C.int) {
 	rc := C.int(0)
 	defer func() {
 		if rc != 0 {
@@ -85,7 +85,7 @@ func mvgo_blocks_get(nbytes C.int64_t, n C.int, ptrs *unsafe.Pointer, e *C.mv_er
 			return -1
 		}
 		lent.blocks[uintptr(b.Pointer())] = b
-		out[got] = b.Pointer()
+		out[got] = C.uintptr_t(uintptr(b.Pointer())) // a word, not a pointer store (storeCPtr)
 		got++
 	}
 	lent.pool = p
@@ -102,7 +102,7 @@ func blockCapacity(nbytes C.int64_t) int64 { return (int64(nbytes) + 63) &^ 63 }
 // pool. A block Go does not know (never lent, or adopted) is skipped.
 //
 //export mvgo_blocks_put
-func mvgo_blocks_put(ptrs *unsafe.Pointer, n C.int) {
+func mvgo_blocks_put(ptrs *C.uintptr_t, n C.int) {
 	defer func() { _ = recover() }()
 	lent.Lock()
 	defer lent.Unlock()

@@ -18,12 +18,23 @@ import (
 // GIL held. Each recovers panics (guard), reports errors through an mv_err, and
 // hands C an array only as a runtime/cgo.Handle plus copied metadata.
 
+// storeCPtr writes p into a pointer-typed slot of C memory (a field of a C
+// struct, an out parameter) as a plain word. A pointer-typed store from Go
+// passes the collector's write barrier, which also reads the slot's old
+// contents as a pointer: in C memory those are whatever the C stack held (C
+// declares these structs without zeroing them), and a stale word that points
+// into a free span of Go's heap ends the process ("found bad pointer in Go
+// heap"). Every pointer pyext hands C goes through here.
+func storeCPtr[T any](slot **T, p unsafe.Pointer) {
+	*(*uintptr)(unsafe.Pointer(slot)) = uintptr(p)
+}
+
 // fillMeta copies an array's metadata into m and gives C a new handle to it.
 // The handle is made last, after everything that can fail.
 func fillMeta(a *memview.Array, m *C.mv_meta) {
 	dt := a.DType()
 	shape, strides := a.Shape(), a.Strides()
-	m.buf = (*C.char)(a.Pointer())
+	storeCPtr(&m.buf, a.Pointer())
 	m.len = C.int64_t(a.NBytes())
 	m.itemsize = C.int64_t(dt.Itemsize())
 	m.ndim = C.int32_t(len(shape))
@@ -39,9 +50,9 @@ func fillMeta(a *memview.Array, m *C.mv_meta) {
 		m.shape[i] = C.int64_t(shape[i])
 		m.strides[i] = C.int64_t(strides[i])
 	}
-	m.pending = nil
+	storeCPtr(&m.pending, nil)
 	if cuda.ThroughDriver(dev) {
-		m.pending = (*C.int64_t)(cuda.PendingStreamWord(a.Buffer()))
+		storeCPtr(&m.pending, unsafe.Pointer(cuda.PendingStreamWord(a.Buffer())))
 	}
 	m.handle = C.uintptr_t(newHandle(a))
 }
@@ -52,15 +63,16 @@ func fillMeta(a *memview.Array, m *C.mv_meta) {
 // everything that can fail.
 func putDType(m *C.mv_meta, dt memview.DType) {
 	format, name := dt.Format(), dt.Name()
-	m.long_format, m.long_dtype = nil, nil
+	storeCPtr(&m.long_format, nil)
+	storeCPtr(&m.long_dtype, nil)
 	putString(unsafe.Pointer(&m.dtype[0]), len(m.dtype), name)
 	putString(unsafe.Pointer(&m.typestr[0]), len(m.typestr), dt.Typestr())
 	putString(unsafe.Pointer(&m.format[0]), len(m.format), format)
 	if len(format) >= len(m.format) {
-		m.long_format = C.CString(format)
+		storeCPtr(&m.long_format, unsafe.Pointer(C.CString(format)))
 	}
 	if len(name) >= len(m.dtype) {
-		m.long_dtype = C.CString(name)
+		storeCPtr(&m.long_dtype, unsafe.Pointer(C.CString(name)))
 	}
 }
 

@@ -23,7 +23,7 @@ import (
 // fillBufMeta copies b's metadata into m and gives C a new handle to it (made
 // last, after everything that can fail).
 func fillBufMeta(b *memview.Buffer, m *C.mv_buf_meta) {
-	m.data = (*C.char)(b.Pointer())
+	storeCPtr(&m.data, b.Pointer())
 	m.size = C.int64_t(b.Len())
 	m.capacity = C.int64_t(b.Capacity())
 	m.mutable_ = cbool(b.Mutable())
@@ -136,7 +136,7 @@ func mvgo_buffer_resize(h C.uintptr_t, n C.int64_t, shrink, reserve C.int, m *C.
 	if err != nil {
 		return setErr(e, err)
 	}
-	m.data = (*C.char)(b.Pointer())
+	storeCPtr(&m.data, b.Pointer())
 	m.size = C.int64_t(b.Len())
 	m.capacity = C.int64_t(b.Capacity())
 	return 0

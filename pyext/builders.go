@@ -80,9 +80,9 @@ func mvgo_builder_reserve(h C.uintptr_t, n, additional C.int64_t, data **C.char,
 		return setErr(e, err)
 	}
 	*capacity = C.int64_t(b.b.Cap())
-	*data = nil
+	storeCPtr(data, nil)
 	if b.b.Cap() > 0 {
-		*data = (*C.char)(unsafe.Pointer(unsafe.SliceData(b.b.Bytes())))
+		storeCPtr(data, unsafe.Pointer(unsafe.SliceData(b.b.Bytes())))
 	}
 	return 0
 }

@@ -8,6 +8,7 @@ import "C"
 
 import (
 	"encoding/json"
+	"unsafe"
 
 	"github.com/memview/memview/memview"
 )
@@ -63,6 +64,6 @@ func mvgo_dtype_desc(name *C.char, out **C.char, e *C.mv_err) (rc C.int) {
 	if err != nil {
 		return setErr(e, err)
 	}
-	*out = C.CString(string(b))
+	storeCPtr(out, unsafe.Pointer(C.CString(string(b))))
 	return 0
 }

@@ -209,7 +209,7 @@ func mvgo_pool_leaks(id C.uint64_t, out **C.char, e *C.mv_err) (rc C.int) {
 	if err != nil {
 		return setErr(e, err)
 	}
-	*out = C.CString(string(j))
+	storeCPtr(out, unsafe.Pointer(C.CString(string(j))))
 	return 0
 }
 
