@@ -210,10 +210,7 @@ mv_block_adopt(MVArray *a, void *block)
     if (mv_check_go() < 0)
         return 0;
     int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
-    for (int k = 0; k < a->ndim; k++) {
-        shape[k] = a->shape[k];
-        strides[k] = a->strides[k];
-    }
+    mv_layout_int64(a, shape, strides);
     uintptr_t h = 0;
     mv_err e;
     if (mvgo_block_adopt(block, a->dtype, a->format, a->ndim, shape, strides, &h, &e) != 0) {

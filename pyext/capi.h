@@ -170,6 +170,19 @@ int mv_dl_is_keeper(PyObject *o);
 uintptr_t mv_import_handle(MVArray *a, Py_buffer *v);
 void mv_import_free(Py_buffer **v);
 void mv_forget_fresh(MVArray *a);
+/* mv_pymem_strdup returns a PyMem copy of s, or NULL when memory ran out (no
+ * exception set). */
+char *mv_pymem_strdup(const char *s);
+/* mv_layout_int64 copies a's shape and byte strides into int64 arrays of
+ * MV_MAXDIM entries, the form the Go bridge takes them in. */
+static inline void
+mv_layout_int64(const struct mv_array_s *a, int64_t *shape, int64_t *strides)
+{
+    for (int k = 0; k < a->ndim; k++) {
+        shape[k] = a->shape[k];
+        strides[k] = a->strides[k];
+    }
+}
 /* mv_contiguity sets *c and *f to whether the layout is C- or F-contiguous. */
 void mv_contiguity(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t size,
                    Py_ssize_t itemsize, int *c, int *f);

@@ -33,16 +33,6 @@ static int nident, ident_next;
 static int float64_idx = -1;
 static PyObject *empty_fallback, *zeros_fallback, *copy_fallback, *dtype_spec;
 
-static char *
-mv_dup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *out = PyMem_Malloc(n);
-    if (out != NULL)
-        memcpy(out, s, n);
-    return out;
-}
-
 /* info_for_name returns the index of name's entry, asking Go on a miss; -1
  * (no exception) when Go refuses the name or the table is full. */
 static int
@@ -70,8 +60,8 @@ info_for_name(PyObject *name)
     if (mvgo_create_info((char *)s, &m, &e) != 0)
         return -1;
     create_info *f = &infos[ninfo];
-    f->format = m.long_format ? mv_dup(m.long_format) : mv_dup(m.format);
-    f->dtype = m.long_dtype ? mv_dup(m.long_dtype) : mv_dup(m.dtype);
+    f->format = m.long_format ? mv_pymem_strdup(m.long_format) : mv_pymem_strdup(m.format);
+    f->dtype = m.long_dtype ? mv_pymem_strdup(m.long_dtype) : mv_pymem_strdup(m.dtype);
     free(m.long_format);
     free(m.long_dtype);
     if (f->format == NULL || f->dtype == NULL) {
@@ -189,8 +179,8 @@ block_array(int nd, const Py_ssize_t *shape, char order, Py_ssize_t itemsize, co
         return NULL;
     /* Until block is set the object is "released": dealloc frees what is set. */
     size_t fl = strlen(format), dl = strlen(dtype);
-    a->format = fl < sizeof a->fmt_inline ? memcpy(a->fmt_inline, format, fl + 1) : mv_dup(format);
-    a->dtype = dl < sizeof a->dtype_inline ? memcpy(a->dtype_inline, dtype, dl + 1) : mv_dup(dtype);
+    a->format = fl < sizeof a->fmt_inline ? memcpy(a->fmt_inline, format, fl + 1) : mv_pymem_strdup(format);
+    a->dtype = dl < sizeof a->dtype_inline ? memcpy(a->dtype_inline, dtype, dl + 1) : mv_pymem_strdup(dtype);
     if (a->format == NULL || a->dtype == NULL)
         goto nomem;
     if (nd > 0) {

@@ -31,8 +31,8 @@ static fmt_info fmt_cache[NFMT];
 static int nfmt;
 static int fmt_next; /* the entry a miss replaces once the cache is full (round robin) */
 
-static char *
-pymem_strdup(const char *s)
+char *
+mv_pymem_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;
     char *out = PyMem_Malloc(n);
@@ -70,9 +70,9 @@ format_info(const char *format)
         slot = nfmt;
     }
     fmt_info *f = &fmt_cache[slot];
-    f->key = pymem_strdup(format);
-    f->format = m.long_format ? pymem_strdup(m.long_format) : pymem_strdup(m.format);
-    f->dtype = m.long_dtype ? pymem_strdup(m.long_dtype) : pymem_strdup(m.dtype);
+    f->key = mv_pymem_strdup(format);
+    f->format = m.long_format ? mv_pymem_strdup(m.long_format) : mv_pymem_strdup(m.format);
+    f->dtype = m.long_dtype ? mv_pymem_strdup(m.long_dtype) : mv_pymem_strdup(m.dtype);
     free(m.long_format);
     free(m.long_dtype);
     if (f->key == NULL || f->format == NULL || f->dtype == NULL) {
@@ -162,8 +162,8 @@ mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags)
         return NULL;
     /* Until import is set the object is "released": dealloc frees what is set. */
     size_t fl = strlen(fi->format), dl = strlen(fi->dtype);
-    a->format = fl < sizeof a->fmt_inline ? memcpy(a->fmt_inline, fi->format, fl + 1) : pymem_strdup(fi->format);
-    a->dtype = dl < sizeof a->dtype_inline ? memcpy(a->dtype_inline, fi->dtype, dl + 1) : pymem_strdup(fi->dtype);
+    a->format = fl < sizeof a->fmt_inline ? memcpy(a->fmt_inline, fi->format, fl + 1) : mv_pymem_strdup(fi->format);
+    a->dtype = dl < sizeof a->dtype_inline ? memcpy(a->dtype_inline, fi->dtype, dl + 1) : mv_pymem_strdup(fi->dtype);
     if (a->format == NULL || a->dtype == NULL) {
         Py_DECREF(a);
         return PyErr_NoMemory();
@@ -239,10 +239,7 @@ mv_import_handle(MVArray *a, Py_buffer *v)
         return 0;
     }
     int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
-    for (int k = 0; k < a->ndim; k++) {
-        shape[k] = a->shape[k];
-        strides[k] = a->strides[k];
-    }
+    mv_layout_int64(a, shape, strides);
     mv_meta m;
     mv_err e;
     if (mvgo_import(g->buf, a->ndim, shape, strides, a->itemsize, g->format ? g->format : "B", a->readonly, g,

@@ -198,10 +198,7 @@ mv_array_handle(MVArray *a)
     if (root == 0)
         return 0;
     int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
-    for (int k = 0; k < a->ndim; k++) {
-        shape[k] = a->shape[k];
-        strides[k] = a->strides[k];
-    }
+    mv_layout_int64(a, shape, strides);
     uintptr_t out = 0;
     mv_err e;
     if (mvgo_layout_view(root, (int64_t)(a->buf - h->buf), a->ndim, shape, strides, a->readonly, &out, &e) != 0) {
