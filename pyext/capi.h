@@ -236,7 +236,8 @@ int mv_check_go(void);
 int mv_go_usable(void);
 int mv_fork_selftest_scan_bit(int on);
 /* fork.c: (quiet, idle looked at) of the last fork's wait for a quiet runtime,
- * for the test build: quiet 1, timed out 0, not looked at -1. */
+ * for the test build: quiet 1, quiet but for a busy P 2,
+ * timed out 0, not looked at -1. */
 PyObject *mv_fork_selftest_last_wait(void);
 /* dlpack.c: use PyObject_VectorcallMethod to ask producers (on, where the
  * interpreter has it) or the bound-method fallback (off); returns whether the

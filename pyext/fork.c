@@ -76,10 +76,11 @@ runtime_locked(void)
  * spinning (looking for work, about to take the lock) and, where
  * the idle count is known, every P but the forking thread's is idle. */
 static int
-runtime_quiet(void)
+runtime_quiet(int idle_too)
 {
     return !runtime_locked() && __atomic_load_n((int32_t *)sched_spinning_word, __ATOMIC_SEQ_CST) == 0 &&
-           (sched_idle_word == 0 || __atomic_load_n((int32_t *)sched_idle_word, __ATOMIC_SEQ_CST) >= sched_idle_want);
+           (!idle_too || sched_idle_word == 0 ||
+            __atomic_load_n((int32_t *)sched_idle_word, __ATOMIC_SEQ_CST) >= sched_idle_want);
 }
 
 static long
@@ -95,7 +96,8 @@ now_us(void)
  * woke (stopping and starting the world, the pass through the scheduler) or
  * that finished Go work just before are parked again, and no goroutine runs,
  * so none holds the scheduler's lock, or the heap's, at the fork. */
-static int last_quiet = -1; /* the last prepare's wait: 1 quiet, 0 timed out, -1 not looked at */
+static int last_quiet = -1; /* the last prepare's wait: 1 quiet, 2 quiet but for a busy P,
+                             * 0 timed out, -1 not looked at */
 static int last_idle_looked;
 
 static void
@@ -105,15 +107,19 @@ wait_runtime_quiet(void)
     last_idle_looked = sched_idle_word != 0;
     if (sched_lock_word == 0 || sched_spinning_word == 0)
         return;
-    long deadline = now_us() + 50000;
-    int seen = 0;
+    /* Every P idle is asked for during the first 25 ms; a goroutine that keeps
+     * running (a bound package's own) never lets it happen, and then the fork
+     * still waits for the scheduler's lock to be free and no thread spinning. */
+    long start = now_us(), deadline = start + 50000, strict_until = start + 25000;
+    int seen = 0, strict = 1;
     const struct timespec pause = {0, 10000};
     while (seen < 3 && now_us() < deadline) {
-        seen = runtime_quiet() ? seen + 1 : 0;
+        strict = now_us() < strict_until;
+        seen = runtime_quiet(strict) ? seen + 1 : 0;
         if (seen < 3)
             nanosleep(&pause, NULL);
     }
-    last_quiet = seen == 3;
+    last_quiet = seen < 3 ? 0 : strict ? 1 : 2;
 }
 
 PyObject *
