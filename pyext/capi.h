@@ -235,6 +235,9 @@ int mv_install_memory(PyObject *mod);
 int mv_check_go(void);
 int mv_go_usable(void);
 int mv_fork_selftest_scan_bit(int on);
+/* fork.c: forked children find the heap's lock held (on), for the test build;
+ * returns whether the heap's lock word is known. */
+int mv_fork_selftest_heap_lock(int on);
 /* fork.c: (quiet, idle looked at) of the last fork's wait for a quiet runtime,
  * for the test build: quiet 1, quiet but for a busy P 2,
  * timed out 0, not looked at -1. */

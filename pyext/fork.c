@@ -3,6 +3,10 @@
  * what each side does and why) and the flag that makes a child refuse Go work
  * when the fork could not be made safe.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#endif
+#include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -29,13 +33,14 @@ in_syscall(uint32_t s)
 
 /* The runtime's words (fork.go), or 0: the scheduler's lock word and its
  * counts of spinning threads and of idle Ps (with the count that means every P
- * but the forking thread's is idle). */
-static uintptr_t sched_lock_word, sched_spinning_word, sched_idle_word;
+ * but the forking thread's is idle), and the heap's lock word. */
+static uintptr_t sched_lock_word, sched_spinning_word, sched_idle_word, heap_lock_word;
 static int32_t sched_idle_want;
 
 #define MUTEX_LOCKED 0x1u /* the runtime mutex's locked bit (lock_spinbit.go) */
 
 static int selftest_scan_bit; /* the test build's _selftest_fork_scan_bit */
+static int selftest_heap_held; /* the test build's _selftest_fork_heap_lock */
 static uintptr_t held_word;   /* the word whose bit the test set, cleared in the parent */
 
 uint32_t
@@ -51,12 +56,53 @@ mv_fork_set_status_word(uintptr_t addr)
 }
 
 void
-mv_fork_set_sched_words(uintptr_t lock, uintptr_t spinning, uintptr_t idle, int idle_want)
+mv_fork_set_sched_words(uintptr_t lock, uintptr_t spinning, uintptr_t idle, int idle_want, uintptr_t heap)
 {
     sched_lock_word = lock;
     sched_spinning_word = spinning;
     sched_idle_word = idle;
     sched_idle_want = idle_want;
+    heap_lock_word = heap;
+}
+
+struct segment_search {
+    uintptr_t addr;
+    void *start;
+    size_t size;
+};
+
+static int
+segment_of(struct dl_phdr_info *info, size_t info_size, void *data)
+{
+    struct segment_search *s = data;
+    (void)info_size;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
+            continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (s->addr >= lo && s->addr < hi) {
+            lo &= ~(uintptr_t)7;
+            s->start = (void *)lo;
+            s->size = hi - lo;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* mv_fork_data_segment returns the start of the loaded object's writable
+ * segment (its data and bss) that holds addr, word-aligned down, with its size
+ * in *size; or NULL. fork.go looks there for the runtime's heap. */
+void *
+mv_fork_data_segment(uintptr_t addr, size_t *size)
+{
+    struct segment_search s = {addr, NULL, 0};
+    *size = 0;
+    if (addr == 0 || dl_iterate_phdr(segment_of, &s) == 0)
+        return NULL;
+    *size = s.size;
+    return s.start;
 }
 
 static int
@@ -65,16 +111,17 @@ mutex_held(uintptr_t word)
     return word != 0 && (__atomic_load_n((uintptr_t *)word, __ATOMIC_SEQ_CST) & MUTEX_LOCKED) != 0;
 }
 
-/* runtime_locked: the scheduler's lock, which a child needs, is held (by some thread). */
+/* runtime_locked: the scheduler's lock or the heap's, which a child needs, is
+ * held (by some thread). */
 static int
 runtime_locked(void)
 {
-    return mutex_held(sched_lock_word);
+    return mutex_held(sched_lock_word) || mutex_held(heap_lock_word);
 }
 
-/* runtime_quiet reports whether no thread holds the scheduler's lock, none is
- * spinning (looking for work, about to take the lock) and, where
- * the idle count is known, every P but the forking thread's is idle. */
+/* runtime_quiet reports whether no thread holds the scheduler's lock or the
+ * heap's, none is spinning (looking for work, about to take the lock) and,
+ * where the idle count is known, every P but the forking thread's is idle. */
 static int
 runtime_quiet(int idle_too)
 {
@@ -133,7 +180,7 @@ on_prepare(void)
 {
     fork_ready = mv_gate_close(fork_wait_ms);
     status_word = 0;
-    sched_lock_word = sched_spinning_word = sched_idle_word = 0;
+    sched_lock_word = sched_spinning_word = sched_idle_word = heap_lock_word = 0;
     if (go_unusable)
         return; /* a child that refuses Go forks again: nothing enters Go */
     mvgo_fork_prepare(); /* last: this thread leaves Go just before the fork */
@@ -180,6 +227,8 @@ on_child(void)
         if ((s & G_SCAN) && in_syscall(s))
             __atomic_store_n((uint32_t *)status_word, s & ~G_SCAN, __ATOMIC_SEQ_CST);
     }
+    if (selftest_heap_held && heap_lock_word != 0) /* as if another thread held it at the fork */
+        __atomic_or_fetch((uintptr_t *)heap_lock_word, MUTEX_LOCKED, __ATOMIC_SEQ_CST);
     /* A runtime lock held at the fork (by a thread the child does not have) is
      * held forever here: entering Go could wait on it. */
     if (!fork_ready || runtime_locked())
@@ -214,6 +263,16 @@ mv_fork_selftest_scan_bit(int on)
 {
     selftest_scan_bit = on;
     return mvgo_fork_repair_armed();
+}
+
+/* mv_fork_selftest_heap_lock makes each forked child find the heap's lock held
+ * (on) or leaves it as the fork left it; returns whether the heap's lock word
+ * is known for a fork now. */
+int
+mv_fork_selftest_heap_lock(int on)
+{
+    selftest_heap_held = on;
+    return mvgo_fork_heap_lock_known();
 }
 
 int

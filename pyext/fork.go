@@ -4,7 +4,9 @@ package pyext
 #include <stdint.h>
 #include "bridge.h"
 void mv_fork_set_status_word(uintptr_t addr);
-void mv_fork_set_sched_words(uintptr_t lock, uintptr_t spinning, uintptr_t idle, int idle_want);
+#include <stddef.h>
+void mv_fork_set_sched_words(uintptr_t lock, uintptr_t spinning, uintptr_t idle, int idle_want, uintptr_t heap);
+void *mv_fork_data_segment(uintptr_t addr, size_t *size);
 */
 import "C"
 
@@ -110,10 +112,13 @@ var saved struct {
 	defaultMax bool // GOMAXPROCS was the runtime's own choice (no GOMAXPROCS variable)
 }
 
-// runtimeOffsets is "status,lock,spinning,idle": the offsets of atomicstatus in
-// the runtime's g, and of the key of the scheduler's lock, of its count of
-// spinning threads and of its count of idle Ps in the runtime's schedt. Set at
-// link time (-X) by the build from tools/goffsets; empty when unknown.
+// runtimeOffsets is "status,lock,spinning,idle,heapBack,heapLock": the offsets
+// of atomicstatus in the runtime's g, and of the key of the scheduler's lock, of
+// its count of spinning threads and of its count of idle Ps in the runtime's
+// schedt; then the distance from the heap's lock to the page allocator's
+// pointer back to it, and the offset of the key of the heap's lock in the heap
+// (internal/rtlayout). Set at link time (-X) by the build from tools/goffsets;
+// empty when unknown.
 var runtimeOffsets string
 
 // runtimeOffset returns the i-th offset of runtimeOffsets, or -1.
@@ -123,7 +128,7 @@ func runtimeOffset(i int) int {
 		return -1
 	}
 	off, err := strconv.Atoi(parts[i])
-	if err != nil || off < 0 || off > 1<<16 {
+	if err != nil || off < 0 || off > 1<<20 {
 		return -1
 	}
 	return off
@@ -223,7 +228,50 @@ func setSchedWords(idleWant int) {
 		w.idle = 0
 	}
 	C.mv_fork_set_sched_words(C.uintptr_t(w.lock), C.uintptr_t(w.spinning), C.uintptr_t(w.idle),
-		C.int(idleWant))
+		C.int(idleWant), C.uintptr_t(heapLockWord()))
+}
+
+// heapLock is the address of the heap's lock word, found once (0: not found).
+var heapLock struct {
+	looked bool
+	word   uintptr
+}
+
+// heapLockWord returns the address of the key of the runtime's heap lock, or 0
+// when it cannot be found (see the comment at the top). Called with the GIL
+// held, by one thread at a time.
+func heapLockWord() uintptr {
+	if !heapLock.looked {
+		heapLock.looked = true
+		heapLock.word = findHeapLock()
+	}
+	return heapLock.word
+}
+
+func findHeapLock() uintptr {
+	back, key := runtimeOffset(4), runtimeOffset(5)
+	sched := gptr.Sched()
+	if back <= 0 || back%8 != 0 || key < 0 || key%8 != 0 || sched == nil {
+		return 0
+	}
+	var size C.size_t
+	seg := C.mv_fork_data_segment(C.uintptr_t(uintptr(sched)), &size)
+	heap := gptr.FindBackRef(seg, uintptr(size), uintptr(back))
+	if heap == nil {
+		return 0
+	}
+	return uintptr(unsafe.Add(heap, key))
+}
+
+// mvgo_fork_heap_lock_known reports whether the heap's lock word is known, for
+// the test build.
+//
+//export mvgo_fork_heap_lock_known
+func mvgo_fork_heap_lock_known() C.int {
+	if heapLockWord() != 0 {
+		return 1
+	}
+	return 0
 }
 
 //export mvgo_fork_parent

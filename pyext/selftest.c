@@ -40,6 +40,18 @@ core_selftest_fork_last_wait(PyObject *mod, PyObject *unused)
     return mv_fork_selftest_last_wait();
 }
 
+/* _selftest_fork_heap_lock(on) -> bool: while on, every forked child finds the
+ * heap's lock held, as if a goroutine of another thread had held it at the fork;
+ * returns whether the heap's lock word is known (fork.go found it). */
+static PyObject *
+core_selftest_fork_heap_lock(PyObject *mod, PyObject *arg)
+{
+    int on = PyObject_IsTrue(arg);
+    if (on < 0)
+        return NULL;
+    return PyBool_FromLong(mv_fork_selftest_heap_lock(on));
+}
+
 /* _selftest_dlpack_vectorcall(on) -> bool: from_dlpack asks producers with
  * PyObject_VectorcallMethod (on) or through a bound method (off) */
 static PyObject *
@@ -57,6 +69,8 @@ static PyMethodDef selftest_methods[] = {
      "_selftest_fork_scan_bit(on) -> bool: forks happen with the scan bit held"},
     {"_selftest_fork_last_wait", core_selftest_fork_last_wait, METH_NOARGS,
      "_selftest_fork_last_wait() -> (quiet, idle_looked_at): the last fork's wait for a quiet runtime"},
+    {"_selftest_fork_heap_lock", core_selftest_fork_heap_lock, METH_O,
+     "_selftest_fork_heap_lock(on) -> bool: forked children find the heap's lock held"},
     {"_selftest_dlpack_vectorcall", core_selftest_dlpack_vectorcall, METH_O,
      "_selftest_dlpack_vectorcall(on) -> bool: how from_dlpack calls producers"},
     {"_c_layout", mv_selftest_c_layout, METH_VARARGS,
