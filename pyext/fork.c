@@ -40,7 +40,7 @@ static int32_t sched_idle_want;
 #define MUTEX_LOCKED 0x1u /* the runtime mutex's locked bit (lock_spinbit.go) */
 
 static int selftest_scan_bit; /* the test build's _selftest_fork_scan_bit */
-static int selftest_heap_held; /* the test build's _selftest_fork_heap_lock */
+static int selftest_child_finds; /* the test build's _selftest_fork_child_finds */
 static uintptr_t held_word;   /* the word whose bit the test set, cleared in the parent */
 
 uint32_t
@@ -146,6 +146,8 @@ now_us(void)
 static int last_quiet = -1; /* the last prepare's wait: 1 quiet, 2 quiet but for a busy P,
                              * 0 timed out, -1 not looked at */
 static int last_idle_looked;
+static int busy_at_fork = -1; /* in a child: a P other than the forking thread's was busy at
+                               * the fork (1), all were idle (0), not looked at (-1) */
 
 static void
 wait_runtime_quiet(void)
@@ -172,7 +174,7 @@ wait_runtime_quiet(void)
 PyObject *
 mv_fork_selftest_last_wait(void)
 {
-    return Py_BuildValue("(ii)", last_quiet, last_idle_looked);
+    return Py_BuildValue("(iii)", last_quiet, last_idle_looked, busy_at_fork);
 }
 
 static void
@@ -227,11 +229,20 @@ on_child(void)
         if ((s & G_SCAN) && in_syscall(s))
             __atomic_store_n((uint32_t *)status_word, s & ~G_SCAN, __ATOMIC_SEQ_CST);
     }
-    if (selftest_heap_held && heap_lock_word != 0) /* as if another thread held it at the fork */
+    busy_at_fork = -1;
+    if (sched_idle_word != 0)
+        busy_at_fork = __atomic_load_n((int32_t *)sched_idle_word, __ATOMIC_SEQ_CST) < sched_idle_want;
+    if (selftest_child_finds == 1 && heap_lock_word != 0) /* as if another thread held it at the fork */
         __atomic_or_fetch((uintptr_t *)heap_lock_word, MUTEX_LOCKED, __ATOMIC_SEQ_CST);
+    if (selftest_child_finds == 2 && sched_idle_word != 0) /* as if a goroutine ran at the fork */
+        busy_at_fork = 1;
     /* A runtime lock held at the fork (by a thread the child does not have) is
-     * held forever here: entering Go could wait on it. */
-    if (!fork_ready || runtime_locked())
+     * held forever here: entering Go could wait on it. So is any lock of a
+     * goroutine that was running at the fork although every P but this one
+     * was seen idle just before (one that started in between): which locks it
+     * held cannot be known, so a P busy at the fork after a quiet wait counts
+     * as held. */
+    if (!fork_ready || runtime_locked() || (last_quiet == 1 && busy_at_fork == 1))
         go_unusable = 1; /* never enter Go again in this process */
 }
 
@@ -265,14 +276,20 @@ mv_fork_selftest_scan_bit(int on)
     return mvgo_fork_repair_armed();
 }
 
-/* mv_fork_selftest_heap_lock makes each forked child find the heap's lock held
- * (on) or leaves it as the fork left it; returns whether the heap's lock word
- * is known for a fork now. */
+/* mv_fork_selftest_child_finds makes each forked child find, at the fork, the
+ * heap's lock held (1) or a P other than its own busy after a quiet wait (2), or
+ * leaves the child to find what the fork left (0); returns whether what is asked
+ * for can be found (the heap's lock word, or the idle count, is known). For the
+ * test build. */
 int
-mv_fork_selftest_heap_lock(int on)
+mv_fork_selftest_child_finds(int what)
 {
-    selftest_heap_held = on;
-    return mvgo_fork_heap_lock_known();
+    selftest_child_finds = what;
+    if (what == 1)
+        return mvgo_fork_heap_lock_known();
+    if (what == 2)
+        return mvgo_fork_idle_known();
+    return 1;
 }
 
 int

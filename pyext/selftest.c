@@ -33,23 +33,35 @@ core_selftest_fork_scan_bit(PyObject *mod, PyObject *arg)
     return PyBool_FromLong(mv_fork_selftest_scan_bit(on));
 }
 
-/* _selftest_fork_last_wait() -> (quiet, idle_looked_at) of the last fork's wait */
+/* _selftest_fork_last_wait() -> (quiet, idle_looked_at, busy_at_fork) of the last
+ * fork's wait; busy_at_fork, in a child, whether a P other than the forking
+ * thread's was busy at the fork (-1: not looked at) */
 static PyObject *
 core_selftest_fork_last_wait(PyObject *mod, PyObject *unused)
 {
     return mv_fork_selftest_last_wait();
 }
 
-/* _selftest_fork_heap_lock(on) -> bool: while on, every forked child finds the
- * heap's lock held, as if a goroutine of another thread had held it at the fork;
- * returns whether the heap's lock word is known (fork.go found it). */
+/* _selftest_fork_child_finds(what) -> bool: every forked child finds, at the
+ * fork, what is named: "heap_lock" (the heap's lock held, as if a goroutine of
+ * another thread held it), "busy_p" (another P busy although the wait saw all
+ * idle), or None (what the fork left); returns whether that can be found here
+ * (fork.go found the heap's lock word; the idle count is known). */
 static PyObject *
-core_selftest_fork_heap_lock(PyObject *mod, PyObject *arg)
+core_selftest_fork_child_finds(PyObject *mod, PyObject *arg)
 {
-    int on = PyObject_IsTrue(arg);
-    if (on < 0)
+    int what;
+    if (arg == Py_None)
+        what = 0;
+    else if (PyUnicode_Check(arg) && PyUnicode_CompareWithASCIIString(arg, "heap_lock") == 0)
+        what = 1;
+    else if (PyUnicode_Check(arg) && PyUnicode_CompareWithASCIIString(arg, "busy_p") == 0)
+        what = 2;
+    else {
+        PyErr_SetString(PyExc_ValueError, "_selftest_fork_child_finds: 'heap_lock', 'busy_p' or None");
         return NULL;
-    return PyBool_FromLong(mv_fork_selftest_heap_lock(on));
+    }
+    return PyBool_FromLong(mv_fork_selftest_child_finds(what));
 }
 
 /* _selftest_dlpack_vectorcall(on) -> bool: from_dlpack asks producers with
@@ -68,9 +80,9 @@ static PyMethodDef selftest_methods[] = {
     {"_selftest_fork_scan_bit", core_selftest_fork_scan_bit, METH_O,
      "_selftest_fork_scan_bit(on) -> bool: forks happen with the scan bit held"},
     {"_selftest_fork_last_wait", core_selftest_fork_last_wait, METH_NOARGS,
-     "_selftest_fork_last_wait() -> (quiet, idle_looked_at): the last fork's wait for a quiet runtime"},
-    {"_selftest_fork_heap_lock", core_selftest_fork_heap_lock, METH_O,
-     "_selftest_fork_heap_lock(on) -> bool: forked children find the heap's lock held"},
+     "_selftest_fork_last_wait() -> (quiet, idle_looked_at, busy_at_fork): the last fork's wait"},
+    {"_selftest_fork_child_finds", core_selftest_fork_child_finds, METH_O,
+     "_selftest_fork_child_finds(what) -> bool: forked children find 'heap_lock' held or a 'busy_p'"},
     {"_selftest_dlpack_vectorcall", core_selftest_dlpack_vectorcall, METH_O,
      "_selftest_dlpack_vectorcall(on) -> bool: how from_dlpack calls producers"},
     {"_c_layout", mv_selftest_c_layout, METH_VARARGS,

@@ -304,7 +304,9 @@ def test_fork_waits_for_a_quiet_runtime():
     no thread spinning, and every P but the forking thread's idle (so no goroutine
     runs and holds a runtime lock, the heap's among them). Right after parallel Go
     work, it must get there (not time out), and a child that forks again looks at the
-    lock and the spinning count only (Ps its parent's threads held are never idle)."""
+    lock and the spinning count only (Ps its parent's threads held are never idle).
+    A child finds every other P idle at the fork (one busy there after a quiet wait
+    makes it refuse Go work, as a lock held at the fork does)."""
     from memview import _core
     if not hasattr(_core, "_selftest_fork_last_wait"):
         pytest.skip("needs the test build (build.py test): _selftest_fork_last_wait")
@@ -325,25 +327,30 @@ def test_fork_waits_for_a_quiet_runtime():
         print("waits", waits)
     """, timeout=200)
     waits = eval(out.split("waits", 1)[1].strip())
-    if waits[0] == (-1, 0):
+    if waits[0][:2] == (-1, 0):
         pytest.skip("the scheduler's words are unknown for this toolchain or platform: the wait is off")
-    assert waits == [(1, 1)] * 5, out
-    assert "nested (1, 0)" in out, out
+    # (quiet, idle looked at, a P busy at the fork as the child saw it: -1 in the parent)
+    assert waits == [(1, 1, -1)] * 5, out
+    assert "nested (1, 0, 0)" in out, out
 
 
-def test_child_refuses_go_when_the_heap_lock_was_held_at_the_fork():
-    """A goroutine of another thread that holds the heap's lock at the instant of the
-    fork leaves it held forever in the child, whose next span of memory would wait on
-    it. memview finds the heap's lock (through the page allocator's pointer back to
-    it), waits for it to be free before the fork, and a child that finds it held
-    refuses Go work at once with the RuntimeError instead of hanging. The test build
-    makes every child find it held; without that, children work as usual."""
+@pytest.mark.parametrize("what", ["heap_lock", "busy_p"])
+def test_child_refuses_go_when_a_goroutine_may_hold_a_lock(what):
+    """A goroutine of another thread that holds a runtime lock at the instant of the fork
+    leaves it held forever in the child, which would wait on it at its next span of
+    memory (the heap's lock) or its next pass through the scheduler. memview finds the
+    heap's lock (through the page allocator's pointer back to it) and waits for it to be
+    free, as for the scheduler's, with every P but the forking thread's idle; a child that
+    finds the heap's lock held, or another P busy at the fork after all (a goroutine that
+    started in between, whose locks cannot be known), refuses Go work at once with the
+    RuntimeError instead of hanging. The test build makes every child find that; without
+    it, children work as usual."""
     from memview import _core
-    if not hasattr(_core, "_selftest_fork_heap_lock"):
-        pytest.skip("needs the test build (build.py test): _selftest_fork_heap_lock")
-    out = run("""
+    if not hasattr(_core, "_selftest_fork_child_finds"):
+        pytest.skip("needs the test build (build.py test): _selftest_fork_child_finds")
+    out = run(f"""
         from memview import _core
-        known = _core._selftest_fork_heap_lock(True)
+        known = _core._selftest_fork_child_finds({what!r})
         print("known", known, flush=True)
         keep = mv.arange(10, dtype="float64")
 
@@ -367,15 +374,12 @@ def test_child_refuses_go_when_the_heap_lock_was_held_at_the_fork():
                 mv.empty(16)
             assert float(np.asarray(b).sum()) == 2.0 * (1 << 20) and keep.copy()[9] == 9.0
 
-        if known:
-            codes = [in_child(held) for _ in range(3)]
-        else:
-            codes = None
-        _core._selftest_fork_heap_lock(False)
+        codes = [in_child(held) for _ in range(3)] if known else None
+        _core._selftest_fork_child_finds(None)
         codes_free = [in_child(free) for _ in range(3)]
         print("codes", codes, codes_free)
         assert keep.copy()[3] == 3.0 and mv.zeros(1 << 20).nbytes == 8 << 20   # the parent goes on
     """, timeout=200)
     if "known False" in out:
-        pytest.skip("the heap's lock is unknown for this toolchain or platform: not looked at")
+        pytest.skip(f"{what}: the runtime's word is unknown for this toolchain or platform: not looked at")
     assert "codes [0, 0, 0] [0, 0, 0]" in out, out
