@@ -35,12 +35,13 @@ func checkAddressSpace(n int) error {
 	}
 	reserve := min(uint64(addressSpaceReserve), lim.Cur/4)
 	if uint64(n) > lim.Cur || used+uint64(n)+reserve > lim.Cur {
-		what := fmt.Sprintf("cannot map %d more bytes: ", n)
+		what := fmt.Sprintf("cannot map %s more: ", sizeText(uint64(n)))
 		if n == 0 {
 			what = ""
 		}
-		return fmt.Errorf("%sthe process uses %d bytes of its %d-byte address-space limit (ulimit -v), "+
-			"and %d must stay free for Python and the Go runtime: %w", what, used, lim.Cur, reserve, ErrNoMemory)
+		return fmt.Errorf("%sthe process uses %s of its %s address-space limit (ulimit -v), "+
+			"and %s must stay free for Python and the Go runtime: %w", what, sizeText(used), sizeText(lim.Cur),
+			sizeText(reserve), ErrNoMemory)
 	}
 	return nil
 }

@@ -66,9 +66,9 @@ func Empty(p *Pool, shape []int, dt DType, order byte) (*Array, error) {
 		// (a zero dim); NumPy reports that as too large, too.
 		return nil, errTooBig(shape, dt)
 	}
-	buf, err := NewBuffer(p, nbytes)
+	buf, err := newBuffer(p, nbytes)
 	if err != nil {
-		return nil, err
+		return nil, errAlloc(nbytes, shape, dt, err)
 	}
 	a, err := NewArray(buf, dt, shape, strides, 0, false)
 	if rerr := buf.Release(); err == nil && rerr != nil {

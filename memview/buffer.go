@@ -102,19 +102,29 @@ func (b *Buffer) AttachDeviceState(s DeviceState) DeviceState {
 // a multiple of 64 bytes; that much is asked of the pool (and counted in its
 // statistics), all of it zero-filled.
 func NewBuffer(p *Pool, size int) (*Buffer, error) {
-	if p == nil {
-		p = DefaultPool()
-	}
 	if size < 0 {
 		return nil, fmt.Errorf("memview: buffer of negative size %d: %w", size, ErrInvalid)
 	}
+	b, err := newBuffer(p, size)
+	if err != nil {
+		return nil, fmt.Errorf("memview: buffer of %d bytes: %w", size, err)
+	}
+	return b, nil
+}
+
+// newBuffer is NewBuffer for a size that is not negative, with the pool's
+// error as it is (callers say what the memory was for).
+func newBuffer(p *Pool, size int) (*Buffer, error) {
+	if p == nil {
+		p = DefaultPool()
+	}
 	capacity, ok := roundUp64(size)
 	if !ok {
-		return nil, fmt.Errorf("memview: buffer of %d bytes is too large: %w", size, ErrNoMemory)
+		return nil, fmt.Errorf("too large: %w", ErrNoMemory)
 	}
 	data, err := p.Allocate(capacity)
 	if err != nil {
-		return nil, fmt.Errorf("memview: buffer of %d bytes: %w", size, err)
+		return nil, err
 	}
 	return &Buffer{
 		ptr:      unsafe.Pointer(unsafe.SliceData(data)),

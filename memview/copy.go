@@ -29,9 +29,9 @@ func (a *Array) Copy(p *Pool, order byte) (*Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf, err := NewBuffer(p, a.NBytes())
+	buf, err := newBuffer(p, a.NBytes())
 	if err != nil {
-		return nil, err
+		return nil, errAlloc(a.NBytes(), a.layout.Shape, a.dt, err)
 	}
 	out, err := NewArray(buf, a.dt, a.layout.Shape, strides, 0, false)
 	if rerr := buf.Release(); err == nil && rerr != nil {

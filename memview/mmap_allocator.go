@@ -40,7 +40,7 @@ func (a *MmapAllocator) Allocate(size int) ([]byte, error) {
 	}
 	m, err := sysMap(mapLen(size))
 	if err != nil {
-		return nil, fmt.Errorf("memview: mmap allocator: cannot map %d bytes: %w", size, err)
+		return nil, fmt.Errorf("memview: mmap allocator: %w", err) // the error names the size
 	}
 	adviseHuge(m)
 	return a.track(m, size), nil

@@ -139,7 +139,7 @@ func (a *SlabAllocator) newSlab(ci int) (*slab, error) {
 	n := max(size, slabBytes)
 	p, err := mapAligned(n, slabBytes)
 	if err != nil {
-		return nil, fmt.Errorf("memview: slab allocator: cannot map a %d-byte slab for %d-byte blocks: %w", n, size, err)
+		return nil, fmt.Errorf("memview: slab allocator: cannot map a %s slab for %s blocks: %w", sizeText(uint64(n)), sizeText(uint64(size)), err)
 	}
 	s := &slab{base: p, bytes: n, class: ci, size: size, nblk: n / size}
 	if a.slabs == nil {

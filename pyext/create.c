@@ -220,6 +220,21 @@ nomem:
     return NULL;
 }
 
+/* out_of_memory_or_none: after the cache could not make an array, whether the
+ * slow path should be tried: no exception was set, or the memory ran out (it is
+ * cleared: the slow path tries once more through Go, and says in NumPy's words
+ * what could not be allocated if that fails too). */
+static int
+out_of_memory_or_none(void)
+{
+    if (!PyErr_Occurred())
+        return 1;
+    if (!PyErr_ExceptionMatches(PyExc_MemoryError))
+        return 0;
+    PyErr_Clear();
+    return 1;
+}
+
 /* slow calls fn(*args, **kwargs) as given to a METH_FASTCALL function. */
 static PyObject *
 slow(PyObject *fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -307,7 +322,7 @@ create(PyObject *fallback, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     MVArray *a = block_array(nd, shape, order, f->itemsize, f->format, f->dtype, f->typestr);
     if (a != NULL)
         return (PyObject *)a;
-    if (PyErr_Occurred())
+    if (!out_of_memory_or_none())
         return NULL;
     return slow(fallback, NULL, args, nargs, kwnames);
 }
@@ -362,7 +377,7 @@ array_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         shape[k] = a->shape[k];
     MVArray *c = block_array(a->ndim, shape, order, a->itemsize, a->format, a->dtype, a->typestr);
     if (c == NULL) {
-        if (PyErr_Occurred())
+        if (!out_of_memory_or_none())
             return NULL;
         return slow(copy_fallback, self, args, nargs, kwnames);
     }

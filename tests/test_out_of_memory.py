@@ -47,6 +47,48 @@ SCRIPT = textwrap.dedent("""
 """)
 
 
+def _size_text_rule(n):
+    """A byte count as NumPy's out-of-memory message writes it, by the rule memview
+    follows (memview/size_text.go): bytes below 1 KiB, else three significant figures in
+    the largest binary unit that keeps the number at least 1, with the point kept."""
+    if n < 1024:
+        return f"{n} bytes"
+    units = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
+    u, v = 0, n / 1024
+    while u < len(units) - 1 and v >= 1024:
+        u, v = u + 1, v / 1024
+    if u < len(units) - 1 and round(v) >= 1024:
+        u, v = u + 1, v / 1024
+    return f"{v:#.3g} {units[u]}" if round(v) < 1000 else f"{v:#.0f} {units[u]}"
+
+
+def _numpy_size_text():
+    """NumPy's own function for it (a private name), or None where this NumPy lacks it."""
+    try:
+        from numpy._core._exceptions import _ArrayMemoryError
+        return _ArrayMemoryError._size_to_string
+    except (ImportError, AttributeError):
+        return None
+
+
+def _size_text(n):
+    return (_numpy_size_text() or _size_text_rule)(n)
+
+
+def test_size_text_rule_is_numpys():
+    """The rule agrees with NumPy's function on 2,000 random sizes and the edges (so the
+    message check below means the same with every NumPy)."""
+    numpy_text = _numpy_size_text()
+    if numpy_text is None:
+        pytest.skip("this NumPy has no numpy._core._exceptions._ArrayMemoryError._size_to_string")
+    import random
+    rng = random.Random(7)
+    sizes = [0, 1, 1023, 1024, 1536, 102350, 131072, 1023576, 1048252, 1 << 30, (1 << 64) - 1]
+    sizes += [rng.randrange(1 << rng.randrange(1, 64)) for _ in range(2000)]
+    for n in sizes:
+        assert _size_text_rule(n) == numpy_text(n), n
+
+
 def _limit_address_space():
     resource.setrlimit(resource.RLIMIT_AS, (LIMIT, LIMIT))
 
@@ -68,6 +110,12 @@ def test_allocation_until_memory_error(backend, size):
     n, nbytes, nlive, handles = map(int, first.split())
     assert n > 0 and (nbytes, nlive, handles) == (0, 0, 0)
     assert "address-space limit" in msg or "mmap" in msg, msg
+    # NumPy's words first ("Unable to allocate 1.00 GiB for an array with shape (...) and
+    # data type float64"), with NumPy's own way of writing the size, then the reason.
+    count = max(1, size // 8)
+    want = (f"memview: unable to allocate {_size_text(count * 8)} for an array with shape "
+            f"({count},) and data type float64: ")
+    assert msg.startswith(want), (msg, want)
 
 
 @pytest.mark.parametrize("kind", ["copy", "views"])
