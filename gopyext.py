@@ -228,18 +228,19 @@ def patch_generated_go(path: Path) -> None:
 def patch_pybindgen_script(path: Path, names: dict) -> None:
     """gopy's pybindgen script: a function that returns a Go error hands C a
     malloc'd string (empty when there is no error) that nothing freed; it is
-    freed as for functions returning a Go string. And every integer parameter
-    is converted by memview (check_int_params), not by pybindgen's codes."""
+    freed as for functions returning a Go string. And every integer, float,
+    bool and string parameter is converted by memview (check_params), not by
+    pybindgen's codes."""
     patch_re(path, r"^add_checked_function\((mod, '[^']+', retval\('char\*'\))",
              r"add_checked_string_function(\1", "the error-returning functions")
-    patch_pybindgen_ints(path, names)
+    patch_pybindgen_params(path, names)
 
 
-def patch_pybindgen_ints(path: Path, names: dict) -> None:
-    """Have a pybindgen script call check_int_params(names) before it adds functions."""
+def patch_pybindgen_params(path: Path, names: dict) -> None:
+    """Have a pybindgen script call check_params(names) before it adds functions."""
     here = str(Path(__file__).resolve().parent)
-    setup = ("# memview (gopyext.py): integer parameters range-checked for their Go type\n"
-             f"import sys\nsys.path.insert(0, {here!r})\nimport gopyext\ngopyext.check_int_params({names!r})\n")
+    setup = ("# memview (gopyext.py): parameters converted, range-checked and named by memview\n"
+             f"import sys\nsys.path.insert(0, {here!r})\nimport gopyext\ngopyext.check_params({names!r})\n")
     patch_re(path, r"^from pybindgen import .*\n", lambda m: m.group(0) + setup, "the pybindgen import", count=1)
 
 
@@ -250,18 +251,41 @@ INT_PARAMS = {"int8_t": (8, 1), "int16_t": (16, 1), "int32_t": (32, 1), "int": (
               "uint8_t": (8, 0), "uint16_t": (16, 0), "uint32_t": (32, 0), "unsigned int": (32, 0),
               "uint64_t": (64, 0)}
 
+# The other C types gopy passes Go scalars as, with the C call that converts a
+# Python object to each (pyext/gopy.c): float64, float32, bool and string.
+OTHER_PARAMS = {"double": "mv_go_float_arg({obj}, 64, {where}, &{value})",
+                "float": "mv_go_float_arg({obj}, 32, {where}, &{value})",
+                "bool": "mv_go_bool_arg({obj}, {where}, &{value})",
+                "char*": "mv_go_str_arg({obj}, {where}, &{value})"}
 
-def check_int_params(names: dict) -> None:
+
+def param_calls() -> dict:
+    """{C type: the C call that converts a parameter of that type}, for every
+    type check_params takes over."""
+    calls = {t: f"mv_go_int_arg({{obj}}, {bits}, {signed}, {{where}}, &{{value}})"
+             for t, (bits, signed) in INT_PARAMS.items()}
+    calls.update(OTHER_PARAMS)
+    return calls
+
+
+def check_params(names: dict) -> None:
     """Run in gopy's pybindgen script (patch_pybindgen_script): make pybindgen
-    convert each C integer type of INT_PARAMS with pyext's mv_go_int_arg
-    (pyext/gopy.c), which refuses bools and non-integers (TypeError) and values
-    outside the Go type's range (OverflowError), naming the Go function (by
-    its Python name, from names: C name -> "pkg.Type.Method") and the argument.
-    pybindgen's own codes wrap silently: "b", "B", "H", "I" and "K" do not
-    check the range, and its "> 0xff" checks let -1 through as 255."""
+    convert each C type of param_calls with pyext/gopy.c's functions, which
+    name the Go function (by its Python name, from names: C name ->
+    "pkg.Type.Method") and the argument in every error:
+      - integers (mv_go_int_arg) refuse bools and non-integers (TypeError) and
+        values outside the Go type's range (OverflowError); pybindgen's own
+        codes wrap silently ("b", "B", "H", "I" and "K" do not check the
+        range, and its "> 0xff" checks let -1 through as 255);
+      - floats (mv_go_float_arg) take what float() takes, as pybindgen's "d"
+        and "f" do, with the function's name in the TypeError;
+      - bools (mv_go_bool_arg) take any object's truth, as pybindgen does, but
+        an error raised by the truth test is raised (pybindgen ignored it and
+        Go got true, with the exception left set: a SystemError);
+      - strings (mv_go_str_arg) take str only, with the names in the errors."""
     from pybindgen.typehandlers import base, ctypeparser
 
-    def handler(ctype: str, bits: int, signed: int):
+    def handler(ctype: str, call: str):
         parent = base.param_type_matcher.lookup(ctype)[0]
 
         def convert_python_to_c(self, wrapper):
@@ -271,20 +295,21 @@ def check_int_params(names: dict) -> None:
             obj = wrapper.declarations.declare_variable("PyObject*", "py_" + self.name, "NULL")
             value = wrapper.declarations.declare_variable(ctype, self.name, self.default_value)
             wrapper.parse_params.add_parameter("O", ["&" + obj], self.name, optional=bool(self.default_value))
+            where = f'"{func}", "{self.name}"'
             wrapper.before_call.write_error_check(
-                f'{obj} != NULL && mv_go_int_arg({obj}, {bits}, {signed}, "{func}", "{self.name}", &{value}) < 0')
+                f"{obj} != NULL && " + call.format(obj=obj, where=where, value=value) + " < 0")
             wrapper.call_params.append(value)
 
         # CTYPES empty: pybindgen's metaclass registers nothing; the table entry is replaced below.
         return type(parent.__name__ + "GoChecked", (parent,),
                     {"CTYPES": [], "convert_python_to_c": convert_python_to_c})
 
-    for ctype, (bits, signed) in INT_PARAMS.items():
-        cls = handler(ctype, bits, signed)
+    for ctype, call in param_calls().items():
+        cls = handler(ctype, call)
         base.param_type_matcher._types[ctypeparser.normalize_type_string(ctype)] = cls
         if base.param_type_matcher.lookup(ctype)[0] is not cls:
             raise BuildError(f"pybindgen changed: its handler of {ctype} parameters cannot be replaced; "
-                             "update gopyext.check_int_params")
+                             "update gopyext.check_params")
 
 
 def go_names(signatures: list[dict]) -> dict:
@@ -301,14 +326,19 @@ def go_names(signatures: list[dict]) -> dict:
 
 def patch_generated_c(path: Path) -> None:
     """Make pybindgen's C build against the limited API, and declare the
-    integer conversion it calls (check_int_params; defined in pyext/gopy.c)."""
+    conversions it calls (check_params; defined in pyext/gopy.c)."""
     text = path.read_text()
     path.write_text("#include <stdlib.h>\n" + text)
     patch(path, [
         # PyAsyncMethods is not part of the limited API; the typedef is unused by module-only code.
         ("typedef PyAsyncMethods* cmpfunc;", "typedef void* cmpfunc;"),
-        ("#include <Python.h>\n", "#include <Python.h>\nint mv_go_int_arg(PyObject *o, int bits, int is_signed, "
-                                  "const char *func, const char *arg, void *out);\n"),
+        ("#include <Python.h>\n", "#include <Python.h>\n"
+                                  "int mv_go_int_arg(PyObject *o, int bits, int is_signed, "
+                                  "const char *func, const char *arg, void *out);\n"
+                                  "int mv_go_float_arg(PyObject *o, int bits, const char *func, const char *arg, "
+                                  "void *out);\n"
+                                  "int mv_go_bool_arg(PyObject *o, const char *func, const char *arg, void *out);\n"
+                                  "int mv_go_str_arg(PyObject *o, const char *func, const char *arg, char **out);\n"),
     ])
 
 

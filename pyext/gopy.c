@@ -2,15 +2,17 @@
  * gopy.c — memview._core functions for Go packages bound by gopy and built
  * together with memview (gopy_bridge.go has the rules). The facade
  * (memview/_gobind.py) calls them with the integer handles gopy's Python
- * objects carry. And mv_go_int_arg, which the C pybindgen writes for the bound
- * packages calls for every integer argument (gopyext.py).
+ * objects carry. And mv_go_int_arg, mv_go_float_arg, mv_go_bool_arg and
+ * mv_go_str_arg, which the C pybindgen writes for the bound packages calls for
+ * every integer, float, bool and string argument (gopyext.py).
  */
 #include <limits.h>
+#include <string.h>
 
 #include "capi.h"
 #include "_cgo_export.h"
 
-/* defined below, with the other conversion of integers */
+/* defined below, with the other conversions of arguments */
 int mv_go_int_arg(PyObject *o, int bits, int is_signed, const char *func, const char *arg, void *out);
 
 static MVArray *
@@ -273,4 +275,88 @@ int
 mv_add_gopy_functions(PyObject *mod)
 {
     return PyModule_AddFunctions(mod, gopy_methods);
+}
+
+/* type_error raises TypeError: func() argument 'arg' must be <want>, not '<type>'. */
+static int
+type_error(PyObject *o, const char *func, const char *arg, const char *want)
+{
+    PyObject *name = PyType_GetName(Py_TYPE(o));
+    if (name != NULL)
+        PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be %s, not %R", func, arg, want, name);
+    Py_XDECREF(name);
+    return -1;
+}
+
+/* mv_go_float_arg(o, bits, func, arg, out): the value of Python object o for a
+ * float64 (bits 64, stored as double) or float32 (bits 32, stored as float)
+ * parameter arg of the bound Go function func. It takes what float() takes (a
+ * float, an int, anything with __float__ or __index__); another object is a
+ * TypeError naming func and arg, an int too large for a double an
+ * OverflowError saying so. A float32 takes the double rounded to float32: out
+ * of its range that is an infinity, as a memview or NumPy float32 array stores
+ * it. Returns 0, or -1 with the exception set and nothing stored. */
+int
+mv_go_float_arg(PyObject *o, int bits, const char *func, const char *arg, void *out)
+{
+    double d = PyFloat_AsDouble(o);
+    if (d == -1.0 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            return type_error(o, func, arg, "a real number");
+        }
+        if (PyErr_ExceptionMatches(PyExc_OverflowError) && PyLong_Check(o)) {
+            PyErr_Clear();
+            PyObject *text = short_int(o);
+            if (text != NULL)
+                PyErr_Format(PyExc_OverflowError, "%s() argument '%s': Python integer %U is too large to convert "
+                             "to float%d", func, arg, text, bits);
+            Py_XDECREF(text);
+        }
+        return -1;
+    }
+    if (bits == 32)
+        *(float *)out = (float)d;
+    else
+        *(double *)out = d;
+    return 0;
+}
+
+/* mv_go_bool_arg(o, func, arg, out): the truth of Python object o for a bool
+ * parameter, as Python's bool() gives it, stored as the one byte gopy's C
+ * declares bool as (uint8_t); an error raised by the truth test (a NumPy array
+ * of several elements, say) is raised, and nothing is stored. Returns 0 or -1. */
+int
+mv_go_bool_arg(PyObject *o, const char *func, const char *arg, void *out)
+{
+    (void)func;
+    (void)arg;
+    int t = PyObject_IsTrue(o);
+    if (t < 0)
+        return -1;
+    *(uint8_t *)out = t != 0;
+    return 0;
+}
+
+/* mv_go_str_arg(o, func, arg, out): the UTF-8 text of str o for a string
+ * parameter (owned by o, which the call holds). Another type is a TypeError; a
+ * str with a NUL character a ValueError (gopy hands Go strings over as C
+ * strings, which end at the first NUL); text that is not valid Unicode (lone
+ * surrogates) the UnicodeEncodeError of encoding it. Returns 0 or -1. */
+int
+mv_go_str_arg(PyObject *o, const char *func, const char *arg, char **out)
+{
+    if (!PyUnicode_Check(o))
+        return type_error(o, func, arg, "str");
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(o, &n);
+    if (s == NULL)
+        return -1;
+    if ((size_t)n != strlen(s)) {
+        PyErr_Format(PyExc_ValueError, "%s() argument '%s' contains a NUL character, which a Go string "
+                     "argument cannot carry", func, arg);
+        return -1;
+    }
+    *out = (char *)s;
+    return 0;
 }

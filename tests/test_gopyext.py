@@ -117,10 +117,13 @@ def test_built_output_has_every_edit():
     script = (gen / "build.py").read_text()
     assert "add_checked_function(mod, 'pyext_Install', retval('char*')" not in script
     assert "add_checked_string_function(mod, 'pyext_Install', retval('char*')" in script
-    assert "gopyext.check_int_params(" in script
+    assert "gopyext.check_params(" in script
     c = (gen / "pyext.c").read_text()
     assert '"Out of range"' not in c  # pybindgen's checks of small ints, which let -1 through
     assert c.count("mv_go_int_arg(") > 1
+    for conv in ("mv_go_float_arg(", "mv_go_bool_arg(", "mv_go_str_arg("):  # (go.Slice_* helpers)
+        assert c.count(conv) > 1, conv
+    assert "PyObject_IsTrue(py_" not in c  # pybindgen's bools, which dropped the truth test's error
 
 
 def test_go_names_are_python_names():
@@ -129,24 +132,30 @@ def test_go_names_are_python_names():
                                      "rgbimage_Image_SetPixel": "rgbimage.Image.SetPixel"}
 
 
-def test_integer_parameters_are_converted_by_memview(tmp_path):
-    """pybindgen, as the patched script runs it, writes a call of mv_go_int_arg
-    (pyext/gopy.c) for every C integer type gopy passes a Go integer as, with the
-    Go type's width and sign and the function's Python name; no PyArg code of its
-    own that wraps (run in a subprocess: check_int_params changes pybindgen's
-    type table)."""
+def test_scalar_parameters_are_converted_by_memview(tmp_path):
+    """pybindgen, as the patched script runs it, writes a call of pyext/gopy.c's
+    conversion for every C type gopy passes a Go integer, float, bool or string as
+    (mv_go_int_arg with the Go type's width and sign, mv_go_float_arg, mv_go_bool_arg,
+    mv_go_str_arg), with the function's Python name and the argument's; no PyArg code
+    of its own (run in a subprocess: check_params changes pybindgen's type table)."""
     pytest.importorskip("pybindgen")
-    params = ", ".join(f"param({t!r}, 'v{i}')" for i, t in enumerate(gopyext.INT_PARAMS))
+    calls = gopyext.param_calls()
+    params = ", ".join(f"param({t!r}, 'v{i}')" for i, t in enumerate(calls))
     script = tmp_path / "build.py"
     script.write_text(
         "from pybindgen import retval, param, Function, Module, FileCodeSink\n"
         "mod = Module('_m')\n"
         f"mod.add_function('pkg_Type_F', None, [{params}])\n"
         "import sys\nmod.generate(FileCodeSink(sys.stdout))\n")
-    gopyext.patch_pybindgen_ints(script, {"pkg_Type_F": "pkg.Type.F"})
+    gopyext.patch_pybindgen_params(script, {"pkg_Type_F": "pkg.Type.F"})
     import subprocess
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True).stdout
-    for i, (ctype, (bits, signed)) in enumerate(gopyext.INT_PARAMS.items()):
+    for i, (ctype, bits_signed) in enumerate(gopyext.INT_PARAMS.items()):
+        bits, signed = bits_signed
         assert f'mv_go_int_arg(py_v{i}, {bits}, {signed}, "pkg.Type.F", "v{i}", &v{i})' in out, ctype
+    for i, ctype in enumerate(calls):
+        want = calls[ctype].format(obj=f"py_v{i}", where=f'"pkg.Type.F", "v{i}"', value=f"v{i}")
+        assert want in out, (ctype, want)
+    assert 'mv_go_float_arg(py_v' in out and 'mv_go_str_arg(py_v' in out and 'mv_go_bool_arg(py_v' in out
     parse = next(line for line in out.splitlines() if "PyArg_ParseTupleAndKeywords" in line)
-    assert '"' + "O" * len(gopyext.INT_PARAMS) + '"' in parse
+    assert '"' + "O" * len(calls) + '"' in parse

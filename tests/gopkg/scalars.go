@@ -57,3 +57,18 @@ func PutUint8(x []uint8, i int, v uint8) error {
 	x[i] = v
 	return nil
 }
+
+// EchoFloat64 returns v: float64 arguments.
+func EchoFloat64(v float64) float64 { return v }
+
+// EchoFloat32 returns v: float32 arguments.
+func EchoFloat32(v float32) float32 { return v }
+
+// EchoBool returns v: bool arguments.
+func EchoBool(v bool) bool { return v }
+
+// EchoString returns v: string arguments.
+func EchoString(v string) string { return v }
+
+// StringLen returns the length of v in bytes (UTF-8).
+func StringLen(v string) int { return len(v) }
