@@ -268,6 +268,16 @@ def param_calls() -> dict:
     return calls
 
 
+def c_string(text: str) -> str:
+    """text as a C string literal: letters, digits, '_' and '.' as they are, every
+    other byte of its UTF-8 as an octal escape (Go names may be any Unicode letters)."""
+    out = []
+    for b in text.encode():
+        c = chr(b)
+        out.append(c if (c.isascii() and (c.isalnum() or c in "_.")) else f"\\{b:03o}")
+    return '"' + "".join(out) + '"'
+
+
 def check_params(names: dict) -> None:
     """Run in gopy's pybindgen script (patch_pybindgen_script): make pybindgen
     convert each C type of param_calls with pyext/gopy.c's functions, which
@@ -290,12 +300,10 @@ def check_params(names: dict) -> None:
 
         def convert_python_to_c(self, wrapper):
             func = names.get(wrapper.function_name, wrapper.function_name)
-            if not re.fullmatch(r"[A-Za-z0-9_.]+", func + self.name):
-                raise BuildError(f"a Go name pybindgen cannot quote: {func}({self.name})")
             obj = wrapper.declarations.declare_variable("PyObject*", "py_" + self.name, "NULL")
             value = wrapper.declarations.declare_variable(ctype, self.name, self.default_value)
             wrapper.parse_params.add_parameter("O", ["&" + obj], self.name, optional=bool(self.default_value))
-            where = f'"{func}", "{self.name}"'
+            where = f"{c_string(func)}, {c_string(self.name)}"
             wrapper.before_call.write_error_check(
                 f"{obj} != NULL && " + call.format(obj=obj, where=where, value=value) + " < 0")
             wrapper.call_params.append(value)

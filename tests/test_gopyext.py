@@ -159,3 +159,13 @@ def test_scalar_parameters_are_converted_by_memview(tmp_path):
     assert 'mv_go_float_arg(py_v' in out and 'mv_go_str_arg(py_v' in out and 'mv_go_bool_arg(py_v' in out
     parse = next(line for line in out.splitlines() if "PyArg_ParseTupleAndKeywords" in line)
     assert '"' + "O" * len(calls) + '"' in parse
+
+def test_c_string_quotes_any_go_name():
+    """Go names may hold any Unicode letter; the C that names them in messages quotes
+    every byte that is not a letter, digit, '_' or '.' (read back here as C reads it)."""
+    import re as _re
+    for name in ["pkg.Type.F", "π", "größe", "a\"b\\c", "x y", "日本.関数"]:
+        lit = gopyext.c_string(name)
+        assert lit[0] == lit[-1] == '"' and _re.fullmatch(r'"([A-Za-z0-9_.]|\\[0-7]{3})*"', lit), lit
+        raw = _re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m.group(1), 8)]), lit[1:-1].encode())
+        assert raw.decode() == name
