@@ -218,7 +218,8 @@ array_release(struct ArrowArray *arr)
             c->release(c);
     }
     if (p->sync_event != 0)
-        mvgo_event_destroy(p->sync_event);
+        if (mv_go_usable()) /* else: a forked child that must not enter Go keeps it */
+            mvgo_event_destroy(p->sync_event);
     PyObject *owner = p->owner;
     free(p);
     arr->release = NULL;
@@ -378,6 +379,8 @@ mv_array_arrow_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
 PyObject *
 mv_array_arrow_device_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     MVArray *a = (MVArray *)self;
     /* requested_schema, then keyword arguments of later versions of the
      * protocol: any that is not None is refused with NotImplementedError. */
@@ -563,6 +566,8 @@ tensor_shape(const struct ArrowSchema *s, int64_t row, int64_t *out)
 static PyObject *
 core_from_arrow(PyObject *mod, PyObject *obj)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     const char *who = "memview.from_arrow";
     int device = 0;
     PyObject *r = PyObject_CallMethod(obj, "__arrow_c_array__", NULL);

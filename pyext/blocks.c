@@ -147,7 +147,7 @@ mv_block_take(Py_ssize_t nbytes)
     want = want < 1 ? 1 : want > 8 ? 8 : want;
     uintptr_t got[8] = {0};
     mv_err e;
-    if (cache_off)
+    if (cache_off || !mv_go_usable())
         return NULL;
     int n = mvgo_blocks_get(nbytes, want, got, &e);
     if (n == -2) {

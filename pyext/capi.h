@@ -235,8 +235,8 @@ int mv_install_memory(PyObject *mod);
 int mv_check_go(void);
 int mv_go_usable(void);
 int mv_fork_selftest_scan_bit(int on);
-/* fork.c: forked children find the heap's lock held (1), another P busy (2) or
- * what the fork left (0), for the test build; returns whether that can be found. */
+/* fork.c: forked children find the heap's lock held (1) or what the fork left
+ * (0), for the test build; returns whether the heap's lock word is known. */
 int mv_fork_selftest_child_finds(int what);
 /* fork.c: (quiet, idle looked at, busy at fork) of the last fork's wait for a
  * quiet runtime, for the test build: quiet 1, quiet but for a busy P 2, timed

@@ -57,6 +57,8 @@ info_for_name(PyObject *name)
     }
     mv_meta m;
     mv_err e;
+    if (!mv_go_usable()) /* a child forked while Go was busy: the slow path raises */
+        return -1;
     if (mvgo_create_info((char *)s, &m, &e) != 0)
         return -1;
     create_info *f = &infos[ninfo];

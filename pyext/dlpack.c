@@ -218,6 +218,8 @@ int_pair(PyObject *o, const char *what, long *x, long *y)
 static MVArray *
 copy_to(MVArray *a, const char *device)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     mv_meta m;
     mv_err e;
     int rc;
@@ -236,6 +238,8 @@ copy_to(MVArray *a, const char *device)
 static int
 stream_order(MVArray *a, long long consumer)
 {
+    if (mv_check_go() < 0)
+        return -1;
     long long p = mv_pending_stream(a);
     /* Nothing pending (an imported array's producer stream counts as pending),
      * or the consumer's stream is the one the work is on. */
@@ -440,6 +444,8 @@ dl_dtype_name(DLDataType t, char *out, size_t n)
 static int
 import_tensor(const DLTensor *dl, int readonly, dl_token *token, mv_meta *m)
 {
+    if (mv_check_go() < 0)
+        return -1;
     const char *who = "memview.from_dlpack";
     if (dl->ndim < 0 || dl->ndim > MV_MAXDIM) {
         PyErr_Format(PyExc_BufferError, "%s: %d dimensions (at most %d)", who, (int)dl->ndim, MV_MAXDIM);
@@ -860,6 +866,8 @@ api_allocator(DLTensor *proto, DLManagedTensorVersioned **out, void *error_ctx,
     char dtype[16], device[32];
     int64_t shape[MV_MAXDIM];
     PyObject *arr = NULL;
+    if (mv_check_go() < 0)
+        goto fail;
     if (proto->ndim < 0 || proto->ndim > MV_MAXDIM) {
         PyErr_Format(PyExc_ValueError, "memview: %d dimensions (at most %d)", (int)proto->ndim, MV_MAXDIM);
         goto fail;

@@ -234,15 +234,13 @@ on_child(void)
         busy_at_fork = __atomic_load_n((int32_t *)sched_idle_word, __ATOMIC_SEQ_CST) < sched_idle_want;
     if (selftest_child_finds == 1 && heap_lock_word != 0) /* as if another thread held it at the fork */
         __atomic_or_fetch((uintptr_t *)heap_lock_word, MUTEX_LOCKED, __ATOMIC_SEQ_CST);
-    if (selftest_child_finds == 2 && sched_idle_word != 0) /* as if a goroutine ran at the fork */
-        busy_at_fork = 1;
     /* A runtime lock held at the fork (by a thread the child does not have) is
-     * held forever here: entering Go could wait on it. So is any lock of a
-     * goroutine that was running at the fork although every P but this one
-     * was seen idle just before (one that started in between): which locks it
-     * held cannot be known, so a P busy at the fork after a quiet wait counts
-     * as held. */
-    if (!fork_ready || runtime_locked() || (last_quiet == 1 && busy_at_fork == 1))
+     * held forever here: entering Go could wait on it. (A P busy at the fork
+     * although the wait saw every other one idle, a goroutine woken in between,
+     * is not refused for itself: a worker woken by a ticker every millisecond
+     * is busy at about one fork in seven, and what it may hold that the child needs
+     * besides these two locks is rare. It is recorded for the test build.) */
+    if (!fork_ready || runtime_locked())
         go_unusable = 1; /* never enter Go again in this process */
 }
 
@@ -277,18 +275,14 @@ mv_fork_selftest_scan_bit(int on)
 }
 
 /* mv_fork_selftest_child_finds makes each forked child find, at the fork, the
- * heap's lock held (1) or a P other than its own busy after a quiet wait (2), or
- * leaves the child to find what the fork left (0); returns whether what is asked
- * for can be found (the heap's lock word, or the idle count, is known). For the
- * test build. */
+ * heap's lock held (1), or leaves the child to find what the fork left (0);
+ * returns whether the heap's lock word is known. For the test build. */
 int
 mv_fork_selftest_child_finds(int what)
 {
     selftest_child_finds = what;
     if (what == 1)
         return mvgo_fork_heap_lock_known();
-    if (what == 2)
-        return mvgo_fork_idle_known();
     return 1;
 }
 

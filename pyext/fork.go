@@ -263,17 +263,6 @@ func findHeapLock() uintptr {
 	return uintptr(unsafe.Add(heap, key))
 }
 
-// mvgo_fork_idle_known reports whether the scheduler's count of idle Ps is known
-// (a fork waits for every other P to be idle), for the test build.
-//
-//export mvgo_fork_idle_known
-func mvgo_fork_idle_known() C.int {
-	if syscall.Getpid() == startPid && schedWords().idle != 0 {
-		return 1
-	}
-	return 0
-}
-
 // mvgo_fork_heap_lock_known reports whether the heap's lock word is known, for
 // the test build.
 //

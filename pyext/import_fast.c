@@ -48,6 +48,8 @@ mv_pymem_strdup(const char *s)
 static const fmt_info *
 format_info(const char *format)
 {
+    if (!mv_go_usable())
+        return NULL; /* the slow path raises the fork's RuntimeError */
     for (int k = 0; k < nfmt; k++)
         if (strcmp(fmt_cache[k].key, format) == 0)
             return &fmt_cache[k];
@@ -220,6 +222,8 @@ same_layout(const Py_buffer *g, const MVArray *a, const Py_buffer *v)
 uintptr_t
 mv_import_handle(MVArray *a, Py_buffer *v)
 {
+    if (mv_check_go() < 0)
+        return 0;
     Py_buffer *g = PyMem_Calloc(1, sizeof(Py_buffer));
     if (g == NULL) {
         PyErr_NoMemory();

@@ -13,6 +13,8 @@
 static PyObject *
 core_from_bytes(PyObject *mod, PyObject *args)
 {
+    if (mv_check_go() < 0)
+        return NULL;
     PyObject *obj, *shape_t;
     const char *dtype, *order;
     int writable;

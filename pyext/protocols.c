@@ -50,6 +50,8 @@ mv_release_foreign(void *token)
 int
 mv_host_wait(MVArray *a)
 {
+    if (mv_check_go() < 0)
+        return -1;
     long long p = mv_pending_stream(a);
     if (p == 0 || a->device_kind == MV_DEV_CUDA)
         return 0;

@@ -44,9 +44,8 @@ core_selftest_fork_last_wait(PyObject *mod, PyObject *unused)
 
 /* _selftest_fork_child_finds(what) -> bool: every forked child finds, at the
  * fork, what is named: "heap_lock" (the heap's lock held, as if a goroutine of
- * another thread held it), "busy_p" (another P busy although the wait saw all
- * idle), or None (what the fork left); returns whether that can be found here
- * (fork.go found the heap's lock word; the idle count is known). */
+ * another thread held it) or None (what the fork left); returns whether that
+ * can be found here (fork.go found the heap's lock word). */
 static PyObject *
 core_selftest_fork_child_finds(PyObject *mod, PyObject *arg)
 {
@@ -55,10 +54,8 @@ core_selftest_fork_child_finds(PyObject *mod, PyObject *arg)
         what = 0;
     else if (PyUnicode_Check(arg) && PyUnicode_CompareWithASCIIString(arg, "heap_lock") == 0)
         what = 1;
-    else if (PyUnicode_Check(arg) && PyUnicode_CompareWithASCIIString(arg, "busy_p") == 0)
-        what = 2;
     else {
-        PyErr_SetString(PyExc_ValueError, "_selftest_fork_child_finds: 'heap_lock', 'busy_p' or None");
+        PyErr_SetString(PyExc_ValueError, "_selftest_fork_child_finds: 'heap_lock' or None");
         return NULL;
     }
     return PyBool_FromLong(mv_fork_selftest_child_finds(what));
@@ -82,7 +79,7 @@ static PyMethodDef selftest_methods[] = {
     {"_selftest_fork_last_wait", core_selftest_fork_last_wait, METH_NOARGS,
      "_selftest_fork_last_wait() -> (quiet, idle_looked_at, busy_at_fork): the last fork's wait"},
     {"_selftest_fork_child_finds", core_selftest_fork_child_finds, METH_O,
-     "_selftest_fork_child_finds(what) -> bool: forked children find 'heap_lock' held or a 'busy_p'"},
+     "_selftest_fork_child_finds(what) -> bool: forked children find 'heap_lock' held"},
     {"_selftest_dlpack_vectorcall", core_selftest_dlpack_vectorcall, METH_O,
      "_selftest_dlpack_vectorcall(on) -> bool: how from_dlpack calls producers"},
     {"_c_layout", mv_selftest_c_layout, METH_VARARGS,

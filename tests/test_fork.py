@@ -304,9 +304,7 @@ def test_fork_waits_for_a_quiet_runtime():
     no thread spinning, and every P but the forking thread's idle (so no goroutine
     runs and holds a runtime lock, the heap's among them). Right after parallel Go
     work, it must get there (not time out), and a child that forks again looks at the
-    lock and the spinning count only (Ps its parent's threads held are never idle).
-    A child finds every other P idle at the fork (one busy there after a quiet wait
-    makes it refuse Go work, as a lock held at the fork does)."""
+    lock and the spinning count only (Ps its parent's threads held are never idle)."""
     from memview import _core
     if not hasattr(_core, "_selftest_fork_last_wait"):
         pytest.skip("needs the test build (build.py test): _selftest_fork_last_wait")
@@ -331,20 +329,19 @@ def test_fork_waits_for_a_quiet_runtime():
         pytest.skip("the scheduler's words are unknown for this toolchain or platform: the wait is off")
     # (quiet, idle looked at, a P busy at the fork as the child saw it: -1 in the parent)
     assert waits == [(1, 1, -1)] * 5, out
-    assert "nested (1, 0, 0)" in out, out
+    assert "nested (1, 0, " in out, out
 
 
-@pytest.mark.parametrize("what", ["heap_lock", "busy_p"])
+@pytest.mark.parametrize("what", ["heap_lock"])
 def test_child_refuses_go_when_a_goroutine_may_hold_a_lock(what):
     """A goroutine of another thread that holds a runtime lock at the instant of the fork
     leaves it held forever in the child, which would wait on it at its next span of
     memory (the heap's lock) or its next pass through the scheduler. memview finds the
     heap's lock (through the page allocator's pointer back to it) and waits for it to be
     free, as for the scheduler's, with every P but the forking thread's idle; a child that
-    finds the heap's lock held, or another P busy at the fork after all (a goroutine that
-    started in between, whose locks cannot be known), refuses Go work at once with the
-    RuntimeError instead of hanging. The test build makes every child find that; without
-    it, children work as usual."""
+    finds the heap's lock held after all refuses Go work at once with the RuntimeError
+    instead of hanging. The test build makes every child find it held; without that,
+    children work as usual."""
     from memview import _core
     if not hasattr(_core, "_selftest_fork_child_finds"):
         pytest.skip("needs the test build (build.py test): _selftest_fork_child_finds")
@@ -383,3 +380,89 @@ def test_child_refuses_go_when_a_goroutine_may_hold_a_lock(what):
     if "known False" in out:
         pytest.skip(f"{what}: the runtime's word is unknown for this toolchain or platform: not looked at")
     assert "codes [0, 0, 0] [0, 0, 0]" in out, out
+
+
+ENTRIES = [
+    "mv.zeros(8)", "mv.empty((2, 3), 'int16')", "mv.zeros(4, 'complex64', order='F')", "a.copy()",
+    "mv.from_buffer(bytearray(16))", "mv.from_buffer(np.arange(5.0)[::2])", "mv.asarray(np.ones(3))",
+    "mv.from_dlpack(np.arange(4.0))", "pickle.loads(pickle.dumps(a))", "mv.full(3, 1.5)", "mv.arange(4)",
+    "a.fill(2.0)", "a[...] = 1.0", "a.astype('int32') if hasattr(a, 'astype') else a.copy()",
+]
+
+
+def test_a_refusing_child_enters_go_by_no_path():
+    """Every entry that could reach Go first checks that the child may enter it: in a
+    child that must refuse (here the heap's lock found held), creation through the cache
+    with a dtype the parent never resolved, imports through the fast path with formats
+    the parent never met, pickles and DLPack imports raise the RuntimeError at once and
+    never hang. (The cache used to resolve a new dtype through Go before it looked.)"""
+    from memview import _core
+    if not hasattr(_core, "_selftest_fork_child_finds"):
+        pytest.skip("needs the test build (build.py test): _selftest_fork_child_finds")
+    out = run(f"""
+        import pickle
+        from memview import _core
+        if not _core._selftest_fork_child_finds("heap_lock"):
+            print("unknown")
+            sys.exit(0)
+        a = mv.arange(6.0)          # made through Go: no dtype cached, no format met
+        entries = {ENTRIES!r}
+
+        def child():
+            for src in entries:
+                try:
+                    exec(src)
+                except RuntimeError as e:
+                    assert "spawn" in str(e), (src, e)
+                else:
+                    raise AssertionError(src + " did not refuse")
+            assert memoryview(a)[2] == 2.0   # the buffer protocol still works
+            print("all refused", flush=True)
+
+        print("code", in_child(child, seconds=20))
+        _core._selftest_fork_child_finds(None)
+    """, timeout=120)
+    if "unknown" in out:
+        pytest.skip("the heap's lock is unknown for this toolchain or platform")
+    assert "all refused" in out and "code 0" in out, out
+
+
+@pytest.mark.parametrize("pause_us", [100, 1000], ids=["100us", "1ms"])
+def test_fork_while_a_bound_package_goroutine_allocates(pause_us):
+    """A bound Go package's own goroutine that allocates in bursts, waking every 100 us or
+    1 ms as a ticker's worker does, keeps Ps busy and takes the heap's lock often. Forks
+    made meanwhile must never hang: each child either works (allocation, fill, copy,
+    5,000 small arrays) or refuses Go work at once with the RuntimeError; inherited arrays
+    work in every child, and the parent goes on. (A goroutine that never parks is the
+    case README's *Not done yet* describes: not tested here, as it can hang a child.)"""
+    import memview as mv
+    if "gopkg" not in mv.go_packages():
+        pytest.skip("tests/gopkg is built in by the test build (python3 build.py test)")
+    out = run(f"""
+        import gopkg
+        keep = mv.arange(10.0)
+        gopkg.StartChurn({pause_us})
+        time.sleep(0.02)
+
+        def child():
+            assert memoryview(keep)[3] == 3.0 and np.asarray(keep)[9] == 9.0
+            try:
+                b = mv.zeros(1 << 20)
+                b.fill(1.0)
+                c = b.copy()
+                for i in range(5000):
+                    mv.empty(8)
+                assert float(np.asarray(c).sum()) == float(1 << 20)
+                print("works", flush=True)
+            except RuntimeError as e:
+                assert "spawn" in str(e) and "forkserver" in str(e), e
+                print("refused", flush=True)
+
+        codes = [in_child(child, seconds=30) for _ in range(15)]
+        gopkg.StopChurn()
+        print("codes", codes)
+        assert keep.copy()[3] == 3.0 and mv.zeros(1 << 20).nbytes == 8 << 20
+    """, timeout=600)
+    assert "codes " + str([0] * 15) in out, out
+    words = out.split()
+    assert words.count("works") + words.count("refused") == 15, out
