@@ -89,15 +89,35 @@ import (
 // microseconds) until the runtime is seen quiet three times in a row: the
 // scheduler's lock free, no thread spinning, and — in the process memview was
 // loaded in — every P but this thread's idle, so that no goroutine runs
-// anywhere and no lock is held but, for a moment, sysmon's. The child handler
-// checks the scheduler's lock once more: if it was held at the fork after all
-// (sysmon takes it for a moment on each visit), the child refuses Go work with
-// the RuntimeError below instead of waiting forever. In a forked child that
-// forks again, Ps that threads of its own parent held are never idle, so there
-// only the lock and the spinning count are looked at. The offsets come from the
-// same DWARF reading; the scheduler's address from package gptr (the runtime
-// lets only a few of its symbols be referenced from outside: the heap's lock
-// cannot be read this way).
+// anywhere and no lock is held but, for a moment, sysmon's; and the heap's lock
+// free as well. In a forked child that forks again, Ps that threads of its own
+// parent held are never idle, so there the idle count is not looked at. The
+// offsets come from the same DWARF reading; the scheduler's address from
+// package gptr.
+//
+// The heap's lock: the runtime lets only a few of its symbols be referenced
+// from outside, and its heap (runtime.mheap_) is not one of them, so memview
+// finds it by a property no other word has: the heap's page allocator holds a
+// pointer back to the heap's lock (pageAlloc.mheapLock), at a distance the
+// DWARF reading gives, and exactly one word in the writable segment that holds
+// runtime.sched points back that distance to itself (gptr.FindBackRef, whose
+// test checks the result against the symbol table of a real binary). When that
+// is not exactly one word, the heap's lock is not looked at.
+//
+// The fork itself takes a fraction of a millisecond, during which the other
+// threads run on, so the child handler looks at what the fork left before
+// anything enters Go: if the scheduler's lock or the heap's was held at the
+// fork (sysmon takes the scheduler's for a moment on each visit; a goroutine
+// woken during the fork may be taking a span), the child refuses Go work with
+// the RuntimeError below instead of waiting forever. A P busy at the fork
+// although the wait saw every other one idle is recorded (for the test build)
+// but not refused: beside a worker woken by a 1 ms ticker that is one fork in
+// seven, and the locks a goroutine starting then takes that the child needs
+// are the two checked. What remains is a goroutine that never blocks: it keeps
+// a P busy through the whole wait, the monitor may hand it this thread's P
+// while the thread is back in C, and at the fork it may hold a lock memview
+// cannot see (the heap's bitmap arenas'); README's "Not done yet" gives the
+// measured rate.
 //
 // If work in flight does not finish within MEMVIEW_FORK_WAIT_MS (2 s by
 // default), the child is told that Go cannot be used at all: the C layer then
