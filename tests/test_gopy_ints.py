@@ -1,7 +1,7 @@
 """Integer arguments of bound Go functions: each Go integer type takes exactly
 its range (both ends included) from Python ints and from anything with
 __index__, and refuses the rest before Go runs — in one place, pyext/gopy.c's
-mv_go_int_arg, which the C pybindgen writes calls (gopyext.check_int_params).
+mv_go_int_arg, which the C pybindgen writes calls (gopyext.check_params).
 The refusals themselves are rows of the bad-input catalogue
 (tests/test_bad_inputs_go.py)."""
 import numpy as np
