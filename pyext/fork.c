@@ -20,6 +20,10 @@ static int go_unusable;          /* in a child forked while Go work could not be
 /* The forking goroutine's status word in the runtime's g (fork.go explains), or 0. */
 static uintptr_t status_word;
 
+/* The word of the forking thread's M that names its P (m.p), or 0: the monitor
+ * clears it when it takes the P away while the thread is back in C. */
+static uintptr_t own_p_word;
+
 #define G_SYSCALL 3u     /* _Gsyscall */
 #define G_DEADEXTRA 11u  /* _Gdeadextra: an extra M's goroutine, also "in a system call" */
 #define G_SCAN 0x1000u   /* _Gscan */
@@ -53,6 +57,22 @@ void
 mv_fork_set_status_word(uintptr_t addr)
 {
     status_word = addr;
+}
+
+void
+mv_fork_set_own_p_word(uintptr_t addr)
+{
+    own_p_word = addr;
+}
+
+/* own_p_held: the forking thread still holds the P it left Go with (1), the
+ * monitor took it (0), unknown (-1). */
+static int
+own_p_held(void)
+{
+    if (own_p_word == 0)
+        return -1;
+    return __atomic_load_n((uintptr_t *)own_p_word, __ATOMIC_SEQ_CST) != 0;
 }
 
 void
@@ -146,24 +166,39 @@ now_us(void)
 static int last_quiet = -1; /* the last prepare's wait: 1 quiet, 2 quiet but for a busy P,
                              * 0 timed out, -1 not looked at */
 static int last_idle_looked;
+static int last_reacquired;   /* the times the last wait took a P again */
 static int busy_at_fork = -1; /* in a child: a P other than the forking thread's was busy at
                                * the fork (1), all were idle (0), not looked at (-1) */
+static int p_taken_at_fork = -1; /* in a child: the forking thread's P had been taken at the
+                                  * fork (1), not (0), unknown (-1) */
 
 static void
 wait_runtime_quiet(void)
 {
     last_quiet = -1;
     last_idle_looked = sched_idle_word != 0;
+    last_reacquired = 0;
     if (sched_lock_word == 0 || sched_spinning_word == 0)
         return;
-    /* Every P idle is asked for during the first 25 ms; a goroutine that keeps
-     * running (a bound package's own) never lets it happen, and then the fork
-     * still waits for the scheduler's lock to be free and no thread spinning. */
+    /* Every P idle, and this thread's still its own, is asked for during the
+     * first 25 ms. (The idle count alone is blind to one case: the monitor may
+     * take this thread's P, idle in C, to run a goroutine that was waiting, and
+     * the P that goroutine left is idle instead.) When the P was taken, this
+     * thread enters Go once more to get one. A goroutine that keeps running (a
+     * bound package's own) never lets the wait succeed; then the fork still
+     * waits for the scheduler's lock to be free and no thread spinning, and the
+     * child refuses Go work (on_child). */
     long start = now_us(), deadline = start + 50000, strict_until = start + 25000;
     int seen = 0, strict = 1;
     const struct timespec pause = {0, 10000};
     while (seen < 3 && now_us() < deadline) {
         strict = now_us() < strict_until;
+        if (strict && sched_idle_word != 0 && own_p_held() == 0) {
+            seen = 0;
+            last_reacquired++;
+            mvgo_fork_reacquire();
+            continue;
+        }
         seen = runtime_quiet(strict) ? seen + 1 : 0;
         if (seen < 3)
             nanosleep(&pause, NULL);
@@ -174,14 +209,15 @@ wait_runtime_quiet(void)
 PyObject *
 mv_fork_selftest_last_wait(void)
 {
-    return Py_BuildValue("(iii)", last_quiet, last_idle_looked, busy_at_fork);
+    return Py_BuildValue("(iiiii)", last_quiet, last_idle_looked, busy_at_fork, p_taken_at_fork,
+                         last_reacquired);
 }
 
 static void
 on_prepare(void)
 {
     fork_ready = mv_gate_close(fork_wait_ms);
-    status_word = 0;
+    status_word = own_p_word = 0;
     sched_lock_word = sched_spinning_word = sched_idle_word = heap_lock_word = 0;
     if (go_unusable)
         return; /* a child that refuses Go forks again: nothing enters Go */
@@ -229,18 +265,34 @@ on_child(void)
         if ((s & G_SCAN) && in_syscall(s))
             __atomic_store_n((uint32_t *)status_word, s & ~G_SCAN, __ATOMIC_SEQ_CST);
     }
+    /* Whether a P other than one this thread left idle was running a goroutine
+     * at the fork: every P but the forking thread's should be idle, and that one
+     * too if the monitor took it without work to give it. */
+    p_taken_at_fork = own_p_held() < 0 ? -1 : !own_p_held();
     busy_at_fork = -1;
     if (sched_idle_word != 0)
-        busy_at_fork = __atomic_load_n((int32_t *)sched_idle_word, __ATOMIC_SEQ_CST) < sched_idle_want;
+        busy_at_fork = __atomic_load_n((int32_t *)sched_idle_word, __ATOMIC_SEQ_CST) <
+                       sched_idle_want + (p_taken_at_fork == 1);
     if (selftest_child_finds == 1 && heap_lock_word != 0) /* as if another thread held it at the fork */
         __atomic_or_fetch((uintptr_t *)heap_lock_word, MUTEX_LOCKED, __ATOMIC_SEQ_CST);
-    /* A runtime lock held at the fork (by a thread the child does not have) is
-     * held forever here: entering Go could wait on it. (A P busy at the fork
-     * although the wait saw every other one idle, a goroutine woken in between,
-     * is not refused for itself: a worker woken by a ticker every millisecond
-     * is busy at about one fork in seven, and what it may hold that the child needs
-     * besides these two locks is rare. It is recorded for the test build.) */
-    if (!fork_ready || runtime_locked())
+    /* Go work is refused here when the fork may have left a runtime lock held
+     * by a thread the child does not have, which entering Go could wait on
+     * forever:
+     *   - the scheduler's lock or the heap's was held at the fork;
+     *   - the wait never saw the runtime quiet with this thread holding its P:
+     *     a goroutine kept running through it (a bound package's goroutine that
+     *     never blocks), and may hold any lock at the fork, the heap's bitmap
+     *     arenas' among them;
+     *   - the monitor took this thread's P during the fork and a goroutine was
+     *     running on it.
+     * A P busy at the fork although the wait saw every other one idle (a
+     * goroutine woken in between, on another P) is not refused for itself: a
+     * worker woken by a ticker every millisecond is busy at about one fork in
+     * six, and what it may hold that the child needs besides the two locks
+     * checked is rare. It is recorded for the test build. */
+    int kept_running = last_idle_looked && (last_quiet == 0 || last_quiet == 2);
+    int ran_on_own_p = p_taken_at_fork == 1 && busy_at_fork == 1;
+    if (!fork_ready || runtime_locked() || kept_running || ran_on_own_p)
         go_unusable = 1; /* never enter Go again in this process */
 }
 

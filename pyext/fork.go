@@ -4,6 +4,7 @@ package pyext
 #include <stdint.h>
 #include "bridge.h"
 void mv_fork_set_status_word(uintptr_t addr);
+void mv_fork_set_own_p_word(uintptr_t addr);
 #include <stddef.h>
 void mv_fork_set_sched_words(uintptr_t lock, uintptr_t spinning, uintptr_t idle, int idle_want, uintptr_t heap);
 void *mv_fork_data_segment(uintptr_t addr, size_t *size);
@@ -88,12 +89,17 @@ import (
 // of memory. So, back in C, prepare waits (up to 50 ms, typically tens of
 // microseconds) until the runtime is seen quiet three times in a row: the
 // scheduler's lock free, no thread spinning, and — in the process memview was
-// loaded in — every P but this thread's idle, so that no goroutine runs
-// anywhere and no lock is held but, for a moment, sysmon's; and the heap's lock
-// free as well. In a forked child that forks again, Ps that threads of its own
-// parent held are never idle, so there the idle count is not looked at. The
-// offsets come from the same DWARF reading; the scheduler's address from
-// package gptr.
+// loaded in — every P but this thread's idle and this thread still holding its
+// own, so that no goroutine runs anywhere and no lock is held but, for a
+// moment, sysmon's; and the heap's lock free as well. The last condition
+// matters beside a goroutine that was waiting to run: the monitor may take
+// this thread's P, idle in C, to run it, and then the P the goroutine left
+// counts as idle instead, so the idle count alone would say quiet. The thread
+// sees that its M no longer names a P (m.p, cleared when the P is taken) and
+// enters Go once more to get one (mvgo_fork_reacquire). In a forked child
+// that forks again, Ps that threads of its own parent held are never idle, so
+// there the idle count is not looked at. The offsets come from the same DWARF
+// reading; the scheduler's address from package gptr.
 //
 // The heap's lock: the runtime lets only a few of its symbols be referenced
 // from outside, and its heap (runtime.mheap_) is not one of them, so memview
@@ -106,18 +112,22 @@ import (
 //
 // The fork itself takes a fraction of a millisecond, during which the other
 // threads run on, so the child handler looks at what the fork left before
-// anything enters Go: if the scheduler's lock or the heap's was held at the
-// fork (sysmon takes the scheduler's for a moment on each visit; a goroutine
-// woken during the fork may be taking a span), the child refuses Go work with
-// the RuntimeError below instead of waiting forever. A P busy at the fork
-// although the wait saw every other one idle is recorded (for the test build)
-// but not refused: beside a worker woken by a 1 ms ticker that is one fork in
-// seven, and the locks a goroutine starting then takes that the child needs
-// are the two checked. What remains is a goroutine that never blocks: it keeps
-// a P busy through the whole wait, the monitor may hand it this thread's P
-// while the thread is back in C, and at the fork it may hold a lock memview
-// cannot see (the heap's bitmap arenas'); README's "Not done yet" gives the
-// measured rate.
+// anything enters Go, and refuses Go work with the RuntimeError below instead
+// of waiting forever when:
+//   - the scheduler's lock or the heap's was held at the fork (sysmon takes the
+//     scheduler's for a moment on each visit; a goroutine woken during the fork
+//     may be taking a span);
+//   - the wait never saw the runtime quiet: a goroutine kept running through
+//     all of it (a bound package's goroutine that never blocks), and at the
+//     fork it may hold any runtime lock, one memview cannot see among them (the
+//     heap's bitmap arenas');
+//   - the monitor took this thread's P during the fork and a goroutine was
+//     running on it.
+// A P busy at the fork although the wait saw every other one idle is recorded
+// (for the test build) but not refused: beside a worker woken by a 1 ms ticker
+// that is one fork in six, and the locks a goroutine starting then takes that
+// the child needs are the two checked. README's "Fork" section gives the
+// measured rates.
 //
 // If work in flight does not finish within MEMVIEW_FORK_WAIT_MS (2 s by
 // default), the child is told that Go cannot be used at all: the C layer then
@@ -132,12 +142,13 @@ var saved struct {
 	defaultMax bool // GOMAXPROCS was the runtime's own choice (no GOMAXPROCS variable)
 }
 
-// runtimeOffsets is "status,lock,spinning,idle,heapBack,heapLock": the offsets
-// of atomicstatus in the runtime's g, and of the key of the scheduler's lock, of
-// its count of spinning threads and of its count of idle Ps in the runtime's
-// schedt; then the distance from the heap's lock to the page allocator's
-// pointer back to it, and the offset of the key of the heap's lock in the heap
-// (internal/rtlayout). Set at link time (-X) by the build from tools/goffsets;
+// runtimeOffsets is "status,lock,spinning,idle,heapBack,heapLock,gm,mp": the
+// offsets of atomicstatus in the runtime's g, and of the key of the scheduler's
+// lock, of its count of spinning threads and of its count of idle Ps in the
+// runtime's schedt; then the distance from the heap's lock to the page
+// allocator's pointer back to it, and the offset of the key of the heap's lock
+// in the heap; then the offsets of a goroutine's thread in the runtime's g and
+// of the thread's P in the runtime's m (internal/rtlayout). Set at link time (-X) by the build from tools/goffsets;
 // empty when unknown.
 var runtimeOffsets string
 
@@ -165,6 +176,27 @@ func statusWord() uintptr {
 	}
 	word := (*uint32)(unsafe.Add(g, off))
 	if atomic.LoadUint32(word) != 2 { // _Grunning
+		return 0
+	}
+	return uintptr(unsafe.Pointer(word))
+}
+
+// ownPWord returns the address of the word that names the P of the calling
+// goroutine's thread (m.p), or 0 when it is unknown or does not name one now.
+// Back in C, the thread keeps its P in that word until the monitor takes the P
+// away (and clears it) to run other goroutines.
+func ownPWord() uintptr {
+	gm, mp := runtimeOffset(6), runtimeOffset(7)
+	g := gptr.Current()
+	if gm <= 0 || gm%8 != 0 || mp <= 0 || mp%8 != 0 || g == nil {
+		return 0
+	}
+	m := *(*unsafe.Pointer)(unsafe.Add(g, gm))
+	if m == nil {
+		return 0
+	}
+	word := (*uintptr)(unsafe.Add(m, mp))
+	if atomic.LoadUintptr(word) == 0 {
 		return 0
 	}
 	return uintptr(unsafe.Pointer(word))
@@ -231,12 +263,25 @@ func mvgo_fork_prepare() {
 	// Quiet means every P but this thread's idle: no goroutine runs anywhere.
 	setSchedWords(runtime.GOMAXPROCS(0) - 1)
 	C.mv_fork_set_status_word(C.uintptr_t(statusWord()))
+	C.mv_fork_set_own_p_word(C.uintptr_t(ownPWord()))
 	// Last, pass through the scheduler once. A thread that calls into Go from
 	// C runs the same goroutine every time, so its P's scheduling tick never
 	// moves, and the scheduler takes the P away as soon as the thread is back
 	// in C, as from a goroutine that ran too long. With a fresh tick and idle
 	// Ps about, it leaves the P alone for the next 10 ms: the fork happens with
 	// the scheduler quiet, and the child finds its P as this thread left it.
+	runtime.Gosched()
+}
+
+// mvgo_fork_reacquire is called by fork.c's wait when the monitor took this
+// thread's P while it waited in C: entering Go gives the thread a P again, and
+// the pass through the scheduler a fresh tick, as in mvgo_fork_prepare.
+//
+//export mvgo_fork_reacquire
+func mvgo_fork_reacquire() {
+	defer func() { _ = recover() }()
+	C.mv_fork_set_status_word(C.uintptr_t(statusWord()))
+	C.mv_fork_set_own_p_word(C.uintptr_t(ownPWord()))
 	runtime.Gosched()
 }
 

@@ -33,9 +33,11 @@ core_selftest_fork_scan_bit(PyObject *mod, PyObject *arg)
     return PyBool_FromLong(mv_fork_selftest_scan_bit(on));
 }
 
-/* _selftest_fork_last_wait() -> (quiet, idle_looked_at, busy_at_fork) of the last
- * fork's wait; busy_at_fork, in a child, whether a P other than the forking
- * thread's was busy at the fork (-1: not looked at) */
+/* _selftest_fork_last_wait() -> (quiet, idle_looked_at, busy_at_fork, p_taken_at_fork,
+ * reacquired) of the last fork's wait: quiet 1, 2 (quiet but for a busy P), 0 (timed
+ * out) or -1 (not looked at); in a child, whether a P other than the forking thread's
+ * was busy at the fork and whether the monitor had taken the forking thread's P (-1:
+ * not looked at); the times the wait entered Go again for a P. */
 static PyObject *
 core_selftest_fork_last_wait(PyObject *mod, PyObject *unused)
 {
@@ -77,7 +79,8 @@ static PyMethodDef selftest_methods[] = {
     {"_selftest_fork_scan_bit", core_selftest_fork_scan_bit, METH_O,
      "_selftest_fork_scan_bit(on) -> bool: forks happen with the scan bit held"},
     {"_selftest_fork_last_wait", core_selftest_fork_last_wait, METH_NOARGS,
-     "_selftest_fork_last_wait() -> (quiet, idle_looked_at, busy_at_fork): the last fork's wait"},
+     "_selftest_fork_last_wait() -> (quiet, idle_looked_at, busy_at_fork, p_taken_at_fork, "
+     "reacquired): the last fork's wait"},
     {"_selftest_fork_child_finds", core_selftest_fork_child_finds, METH_O,
      "_selftest_fork_child_finds(what) -> bool: forked children find 'heap_lock' held"},
     {"_selftest_dlpack_vectorcall", core_selftest_dlpack_vectorcall, METH_O,

@@ -24,16 +24,19 @@ type Offsets struct {
 	// address less HeapBack, by which the heap is found.
 	HeapBack int64
 	HeapLock int64 // mheap.lock + mutex.key: the heap's lock word in the heap
+	GM       int64 // g.m: a goroutine's thread (M)
+	MP       int64 // m.p: the thread's P, cleared when the monitor takes it away
 }
 
 // String is the line the extension's build links in (pyext's runtimeOffsets).
 func (o Offsets) String() string {
-	return fmt.Sprintf("%d,%d,%d,%d,%d,%d", o.Status, o.Lock, o.Spinning, o.Idle, o.HeapBack, o.HeapLock)
+	return fmt.Sprintf("%d,%d,%d,%d,%d,%d,%d,%d", o.Status, o.Lock, o.Spinning, o.Idle, o.HeapBack, o.HeapLock,
+		o.GM, o.MP)
 }
 
 // Read returns the offsets from d.
 func Read(d *dwarf.Data) (o Offsets, err error) {
-	var v [8]int64
+	var v [10]int64
 	for i, f := range []struct{ typ, field string }{
 		{"runtime.g", "atomicstatus"},
 		{"runtime.schedt", "lock"},
@@ -43,6 +46,8 @@ func Read(d *dwarf.Data) (o Offsets, err error) {
 		{"runtime.mheap", "lock"},
 		{"runtime.mheap", "pages"},
 		{"runtime.pageAlloc", "mheapLock"},
+		{"runtime.g", "m"},
+		{"runtime.m", "p"},
 	} {
 		if v[i], err = FieldOffset(d, f.typ, f.field); err != nil {
 			return o, err
@@ -50,7 +55,7 @@ func Read(d *dwarf.Data) (o Offsets, err error) {
 	}
 	return Offsets{
 		Status: v[0], Lock: v[1] + v[2], Spinning: v[3], Idle: v[4],
-		HeapBack: v[6] + v[7] - v[5], HeapLock: v[5] + v[2],
+		HeapBack: v[6] + v[7] - v[5], HeapLock: v[5] + v[2], GM: v[8], MP: v[9],
 	}, nil
 }
 

@@ -104,3 +104,32 @@ func TestFindBackRefWantsExactlyOne(t *testing.T) {
 		t.Fatalf("two back references: got %p, want nil", got)
 	}
 }
+
+// TestOwnThreadNamesItsP follows the offsets pyext/fork.go uses to see whether
+// the forking thread still holds its P (g.m, then m.p): from the running
+// goroutine they must reach a thread that names a P (a running goroutine's
+// thread always holds one).
+func TestOwnThreadNamesItsP(t *testing.T) {
+	d, err := rtlayout.OwnDWARF()
+	if err != nil {
+		skip(t, "the test binary carries no DWARF to read offsets from: %v", err)
+	}
+	o, err := rtlayout.Read(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.GM <= 0 || o.GM%8 != 0 || o.MP <= 0 || o.MP%8 != 0 {
+		t.Fatalf("implausible offsets g.m %d, m.p %d", o.GM, o.MP)
+	}
+	g := Current()
+	if g == nil {
+		t.Skip("no g pointer on this architecture")
+	}
+	m := *(*unsafe.Pointer)(unsafe.Add(g, o.GM))
+	if m == nil {
+		t.Fatal("g.m is nil for the running goroutine")
+	}
+	if *(*uintptr)(unsafe.Add(m, o.MP)) == 0 {
+		t.Fatal("m.p is nil for the running goroutine's thread")
+	}
+}
