@@ -124,7 +124,7 @@ def setup_tools() -> None:
         run(["go", "build", "-o", TOOLS / "goimports", "golang.org/x/tools/cmd/goimports"], env=env)
         stamp.write_text(gosum)
     sig_stamp = TOOLS / ".gopysig"
-    sig = gosum + (ROOT / "tools" / "gopysig" / "main.go").read_text()
+    sig = gosum + "".join(f.read_text() for f in sorted((ROOT / "tools" / "gopysig").glob("*.go")))
     if not (sig_stamp.exists() and sig_stamp.read_text() == sig and (TOOLS / "gopysig").exists()):
         run(["go", "build", "-o", TOOLS / "gopysig", "./tools/gopysig"], env=env)
         sig_stamp.write_text(sig)
@@ -303,8 +303,9 @@ def cmd_gotest(args):
     # cuda/ loads the driver through cgo (dlopen), and its no-cgo twin lets its
     # planners and kernels be tested without cgo too.
     nocgo = go_env({"CGO_ENABLED": "0"})
-    run(["go", "vet", "./memview/...", "./cuda/..."], env=nocgo)
-    run(["go", "test", "-count=1", "./memview/...", "./cuda/...", "./pyext/pymsg"], env=nocgo)
+    run(["go", "vet", "./memview/...", "./cuda/...", "./tools/..."], env=nocgo)
+    run(["go", "test", "-count=1", "./memview/...", "./cuda/...", "./pyext/pymsg", "./tools/gopysig"],
+        env=nocgo)
     # The search for the runtime's heap (pyext/fork.go) is checked against the test
     # binary's own DWARF and symbol table: keep both (go test drops them by default).
     run(["go", "vet", "./internal/...", "./pyext/gptr"], env=nocgo)

@@ -440,6 +440,33 @@ def runtime_offsets(root: Path, gen: Path, env: dict) -> str:
     return off
 
 
+def gopy_env(env: dict) -> dict:
+    """The environment gopy reads the packages in. With Go 1.23's default
+    (gotypesalias=1) every type alias (`type Celsius = float64`) reaches gopy
+    as a types.Alias, which gopy 0.4 stops on ("not yet supported"); with
+    gotypesalias=0 an alias is the type it names, as gopy expects."""
+    debug = [kv for kv in env.get("GODEBUG", "").split(",") if kv and not kv.startswith("gotypesalias=")]
+    return {**env, "GODEBUG": ",".join(debug + ["gotypesalias=0"])}
+
+
+def hide_unbindable(tools: Path, gen: Path, paths: list, env: dict) -> dict:
+    """Hide from gopy the declarations of the packages at paths that it cannot
+    bind (generic types, type aliases, what uses an instance of a generic type:
+    tools/gopysig/hide.go), through a build overlay and the package driver
+    that shows it to go/packages (tools/gopysig/driver.go); returns the
+    environment that reads the packages through it (env itself when nothing
+    is hidden)."""
+    report = json.loads(run([tools / "gopysig", "-hide", gen / "hidden", *paths], cwd=gen, env=env, capture=True))
+    if not report["overlay"]:
+        return env
+    for h in report["hidden"]:
+        log(f"not bound: {h['name']} ({h['why']})")
+    driver = gen / "hidden" / "gopackagesdriver"  # tools/gopysig/driver.go
+    driver.unlink(missing_ok=True)
+    driver.symlink_to(Path(tools, "gopysig").resolve())
+    return {**env, "GOPACKAGESDRIVER": str(driver), "MEMVIEW_GOPY_OVERLAY": report["overlay"]}
+
+
 def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade: Path,
           with_dirs: list = (), tags: list = ()) -> Path:
     """Generate, patch and link the extension for python; lay out the importable
@@ -451,13 +478,16 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
     gen.mkdir(parents=True)
     write_build_module(gen, root, packages, env)
     paths = [f"{module_info(root, env)['Module']['Path']}/{MODULE}"] + [p.import_path for p in packages]
-    signatures = json.loads(run([tools / "gopysig", *paths[1:]], cwd=gen, env=env, capture=True)) \
+    genv = gopy_env(env)
+    if packages:
+        genv = hide_unbindable(tools, gen, paths[1:], genv)
+    signatures = json.loads(run([tools / "gopysig", *paths[1:]], cwd=gen, env=genv, capture=True)) \
         if packages else []
     for p, sig in zip(packages, signatures):
         p.name = sig["name"]
     check_names(packages)
     run([tools / "gopy", "gen", f"-vm={python}", "-dynamic-link=true", "-no-make=true",
-         f"-output={gen}", *paths], cwd=gen, env=env)
+         f"-output={gen}", *paths], cwd=gen, env=genv)
     patch_generated_go(gen / f"{MODULE}.go")
     run([tools / "goimports", "-w", f"{MODULE}.go"], cwd=gen, env=env)
     tagflag = [f"-tags={','.join(tags)}"] if tags else []

@@ -7,6 +7,13 @@
 // Usage:
 //
 //	gopysig <import path>...
+//	gopysig -hide DIR <import path>...
+//
+// The second form writes, under DIR, the build overlay that hides from gopy
+// what it cannot bind (hide.go), and prints it with what it hides, as JSON.
+// Called as gopackagesdriver, with MEMVIEW_GOPY_OVERLAY set, it is the package
+// driver that shows gopy and gopysig the packages through that overlay
+// (driver.go).
 //
 // It runs in the build module gopy runs in, and names parameters as gopy's
 // Python wrappers do.
@@ -17,6 +24,7 @@ import (
 	"fmt"
 	"go/types"
 	"os"
+	"path/filepath"
 	"sort"
 
 	"golang.org/x/tools/go/packages"
@@ -46,9 +54,20 @@ type Package struct {
 }
 
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: gopysig <import path>...")
+	if overlay := os.Getenv("MEMVIEW_GOPY_OVERLAY"); overlay != "" && filepath.Base(os.Args[0]) == driverName {
+		if err := runDriver(overlay, os.Args[1:]); err != nil {
+			fmt.Fprintln(os.Stderr, driverName+":", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if len(os.Args) < 2 || (os.Args[1] == "-hide" && len(os.Args) < 4) {
+		fmt.Fprintln(os.Stderr, "usage: gopysig <import path>... | gopysig -hide DIR <import path>...")
 		os.Exit(2)
+	}
+	if os.Args[1] == "-hide" {
+		runHide(os.Args[2], os.Args[3:])
+		return
 	}
 	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes}, os.Args[1:]...)
 	if err != nil {
@@ -112,12 +131,35 @@ func signature(f *types.Func) Func {
 	fn := Func{Name: f.Name(), Params: []Param{}, Results: []string{}, Variadic: sig.Variadic()}
 	for i := range sig.Params().Len() {
 		v := sig.Params().At(i)
-		fn.Params = append(fn.Params, Param{Name: pySafeArg(v.Name(), i), Type: types.TypeString(v.Type(), nil)})
+		fn.Params = append(fn.Params, Param{Name: pySafeArg(v.Name(), i), Type: typeString(v.Type())})
 	}
 	for i := range sig.Results().Len() {
-		fn.Results = append(fn.Results, types.TypeString(sig.Results().At(i).Type(), nil))
+		fn.Results = append(fn.Results, typeString(sig.Results().At(i).Type()))
 	}
 	return fn
+}
+
+// typeString writes t as gopy sees it: type aliases, at any depth, are the
+// types they name (`Floats = []float64` is a []float64 parameter).
+func typeString(t types.Type) string {
+	return types.TypeString(unalias(t), nil)
+}
+
+func unalias(t types.Type) types.Type {
+	switch t := types.Unalias(t).(type) {
+	case *types.Pointer:
+		return types.NewPointer(unalias(t.Elem()))
+	case *types.Slice:
+		return types.NewSlice(unalias(t.Elem()))
+	case *types.Array:
+		return types.NewArray(unalias(t.Elem()), t.Len())
+	case *types.Map:
+		return types.NewMap(unalias(t.Key()), unalias(t.Elem()))
+	case *types.Chan:
+		return types.NewChan(t.Dir(), unalias(t.Elem()))
+	default:
+		return t
+	}
 }
 
 // pyKeywords are the names gopy renames (prefixing "my") in its Python wrappers.

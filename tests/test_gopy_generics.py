@@ -1,0 +1,49 @@
+"""A Go package with generic types and functions, type constraints, type aliases and
+fields of generic types builds with memview (gopy 0.4 stops on each of them): the build
+hides exactly those from gopy (tools/gopysig/hide.go, through a build overlay and the
+package driver in tools/gopysig/driver.go) and binds everything else, including the
+functions that take or return an alias (as the type it names)."""
+import numpy as np
+import pytest
+
+import memview as mv
+
+if "gopkg" not in mv.go_packages():  # built in? (not just a directory of that name)
+    pytest.skip("tests/gopkg is built in by the test build (python3 build.py test)", allow_module_level=True)
+import gopkg  # noqa: E402
+
+NOT_BOUND = ["Number", "Pair", "SumOf", "MakePair", "Celsius", "Readings"]
+
+
+def test_what_gopy_cannot_bind_is_absent():
+    for name in NOT_BOUND:
+        assert not hasattr(gopkg, name), name
+        assert not hasattr(gopkg, "_" + name), name   # nor under the name the overlay gave it
+    t = gopkg.Tally()
+    assert not hasattr(t, "Last") and not hasattr(t, "Ptr")
+
+
+def test_functions_of_aliases_take_the_types_they_name():
+    assert gopkg.Warmer(1.5) == 2.5
+    with pytest.raises(TypeError, match="Warmer"):
+        gopkg.Warmer("1.5")
+    # A []float64 behind an alias takes NumPy and memview arrays without a copy, as
+    # a plain []float64 parameter does: Go's writes land in the array.
+    a = np.arange(4.0)
+    assert gopkg.Offset(a, 0.5) == 8.0
+    assert a.tolist() == [0.5, 1.5, 2.5, 3.5]
+    m = mv.arange(3.0)
+    assert gopkg.Offset(m, 1.0) == 6.0
+    assert m.tolist() == [1.0, 2.0, 3.0]
+
+
+def test_what_is_bound_works():
+    t = gopkg.Tally()
+    assert (t.Hit(), t.Hit()) == (1, 2)
+    assert t.Hits == 2 and t.LastKey() == 2   # the hidden field is still there, in Go
+    t.Hits = 10
+    assert t.Hit() == 11
+    n = gopkg.Named()
+    n.Key, n.Val = "k", "v"
+    assert (n.Key, n.Val) == ("k", "v")
+    del t, n

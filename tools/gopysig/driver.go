@@ -1,0 +1,87 @@
+package main
+
+// The package driver that shows gopy the packages through the overlay.
+//
+// gopy reads packages with golang.org/x/tools/go/packages, which type-checks
+// them from the files `go list` names; a build overlay in GOFLAGS changes what
+// `go list` compiles but not the files it names, so gopy would still read the
+// originals. go/packages asks an external driver instead when GOPACKAGESDRIVER
+// names one: gopyext.py points it at this binary under the name
+// gopackagesdriver, with MEMVIEW_GOPY_OVERLAY naming the overlay that
+// `gopysig -hide` wrote. The driver lists the packages with the overlay applied
+// (so cgo's output and export data reflect it too) and names the rewritten
+// copies as the files to compile; GoFiles stay the originals, where gopy reads
+// the documentation.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// driverName is the name this binary answers to as a package driver.
+const driverName = "gopackagesdriver"
+
+// runDriver answers one go/packages driver request (on stdin) for patterns.
+func runDriver(overlayPath string, patterns []string) error {
+	var req packages.DriverRequest
+	if err := json.NewDecoder(os.Stdin).Decode(&req); err != nil {
+		return fmt.Errorf("reading the request: %w", err)
+	}
+	data, err := os.ReadFile(overlayPath)
+	if err != nil {
+		return err
+	}
+	var overlay struct{ Replace map[string]string }
+	if err := json.Unmarshal(data, &overlay); err != nil {
+		return fmt.Errorf("%s: %w", overlayPath, err)
+	}
+	// Metadata only, for the whole graph; export data where go/packages will
+	// read types from it (types without dependencies' sources).
+	mode := req.Mode&^(packages.NeedTypes|packages.NeedSyntax|packages.NeedTypesInfo|packages.NeedTypesSizes) |
+		packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedDeps
+	if req.Mode&packages.NeedTypes != 0 && req.Mode&packages.NeedDeps == 0 {
+		mode |= packages.NeedExportFile
+	}
+	env := append(append([]string{}, req.Env...), "GOPACKAGESDRIVER=off")
+	if len(req.Env) == 0 {
+		env = append(os.Environ(), "GOPACKAGESDRIVER=off")
+	}
+	cfg := &packages.Config{
+		Mode:       mode,
+		Env:        env,
+		BuildFlags: append(append([]string{}, req.BuildFlags...), "-overlay="+overlayPath),
+		Tests:      req.Tests,
+	}
+	roots, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return err
+	}
+	resp := packages.DriverResponse{Compiler: "gc", Arch: runtime.GOARCH}
+	seen := map[string]bool{}
+	var visit func(p *packages.Package)
+	visit = func(p *packages.Package) {
+		if seen[p.ID] {
+			return
+		}
+		seen[p.ID] = true
+		for i, f := range p.CompiledGoFiles {
+			if to, ok := overlay.Replace[f]; ok {
+				p.CompiledGoFiles[i] = to
+			}
+		}
+		resp.Packages = append(resp.Packages, p)
+		for _, imp := range p.Imports {
+			visit(imp)
+		}
+	}
+	for _, p := range roots {
+		resp.Roots = append(resp.Roots, p.ID)
+		visit(p)
+	}
+	enc := json.NewEncoder(os.Stdout)
+	return enc.Encode(resp)
+}
