@@ -2,19 +2,20 @@ package main
 
 // Hiding what gopy cannot bind.
 //
-// gopy 0.4 stops on, or writes Go that does not compile for, some exported
-// declarations that are everyday Go: generic types (their wrappers name
-// `Pair[K comparable, V any]`), type constraints, type aliases (bound twice,
-// or "not yet supported"), and anything whose type mentions an instance of a
-// generic type
-// (`atomic.Pointer[T]` fields, functions returning `Pair[int, string]`). A
-// package that has one of them would not build at all. So before gopy reads
-// the packages, `gopysig -hide DIR` rewrites, in copies under DIR, the name of
-// each such declaration, and every use of it in the packages built, to an
-// unexported one; gopy and gopysig then read the packages through a build
-// overlay (go build -overlay) with those copies, and bind everything else. The
-// extension itself is compiled from the packages as they are: the generated
-// code names only what gopy bound, which the rewrite did not touch.
+// gopy 0.4 stops on, or writes Go or Python that does not compile for, some
+// exported declarations that are everyday Go: generic types (their wrappers
+// name `Pair[K comparable, V any]`), type constraints, type aliases (bound
+// twice, or "not yet supported"), anything whose type mentions an instance of
+// a generic type (`atomic.Pointer[T]` fields, functions returning
+// `Pair[int, string]`), and the names None, True and False (Python keywords,
+// `def None():`). A package that has one of them would not build at all, or
+// not import. So before gopy reads the packages, `gopysig -hide DIR` rewrites,
+// in copies under DIR, the name of each such declaration, and every use of it
+// in the packages built, to an unexported one; gopy and gopysig then read the
+// packages through a build overlay (go build -overlay) with those copies, and
+// bind everything else. The extension itself is compiled from the packages as
+// they are: the generated code names only what gopy bound, which the rewrite
+// did not touch.
 
 import (
 	"encoding/json"
@@ -42,6 +43,10 @@ type HideReport struct {
 	Overlay string   `json:"overlay"`
 	Hidden  []Hidden `json:"hidden"`
 }
+
+// pyKeyword are the Python keywords a Go name can spell (an exported one starts
+// with a capital letter): gopy would write `def None():`, which Python refuses.
+var pyKeyword = map[string]bool{"None": true, "True": true, "False": true}
 
 // hider collects the objects to hide, with their reasons.
 type hider struct {
@@ -123,6 +128,10 @@ func (h *hider) collect(pkgs []*packages.Package) {
 				if _, done := h.why[obj]; done {
 					continue
 				}
+				if pyKeyword[obj.Name()] {
+					changed = h.hide(obj, "its name is a Python keyword") || changed
+					continue
+				}
 				switch obj := obj.(type) {
 				case *types.TypeName:
 					changed = h.typeName(obj) || changed
@@ -156,6 +165,12 @@ func (h *hider) typeName(obj *types.TypeName) bool {
 	if named.TypeParams().Len() > 0 {
 		return h.hide(obj, "generic type")
 	}
+	changed := false
+	for i := range named.NumMethods() {
+		if m := named.Method(i); pyKeyword[m.Name()] {
+			changed = h.hide(m, "its name is a Python keyword") || changed
+		}
+	}
 	if iface, ok := named.Underlying().(*types.Interface); ok && !iface.IsMethodSet() {
 		return h.hide(obj, "type constraint")
 	}
@@ -164,11 +179,14 @@ func (h *hider) typeName(obj *types.TypeName) bool {
 		if h.uses(named.Underlying()) {
 			return h.hide(obj, "its underlying type is generic")
 		}
-		return false
+		return changed
 	}
-	changed := false
 	for i := range st.NumFields() {
 		f := st.Field(i)
+		if f.Exported() && !f.Embedded() && pyKeyword[f.Name()] {
+			changed = h.hide(f, "its name is a Python keyword") || changed
+			continue
+		}
 		if !h.uses(f.Type()) {
 			continue
 		}

@@ -22,7 +22,8 @@ func TestHideRenamesWhatGopyCannotBind(t *testing.T) {
 	for _, h := range report.Hidden {
 		names = append(names, h.Name)
 	}
-	want := []string{"hideme.Box", "hideme.Holder.B", "hideme.Make", "hideme.Meters"}
+	want := []string{"hideme.Box", "hideme.Flags.None", "hideme.Holder.B", "hideme.Make", "hideme.Meters",
+		"hideme.True"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("hidden %v, want %v", names, want)
 	}
@@ -40,7 +41,8 @@ func TestHideRenamesWhatGopyCannotBind(t *testing.T) {
 	text := string(src)
 	for _, s := range []string{"type _Box[T any] struct", "func _Make(v int) _Box[int] { return _Box[int]{v} }",
 		"type _Meters = float64", "func Double(m _Meters) _Meters { return 2 * _Make(int(m)).V0() }",
-		"func (b _Box[T]) V0()", "\t_B _Box[string]\n\tN int"} {
+		"func (b _Box[T]) V0()", "\t_B _Box[string]\n\tN int", "const _True = 1",
+		"type Flags struct{ _None, Set int }"} {
 		if !strings.Contains(text, s) {
 			t.Errorf("the copy lacks %q:\n%s", s, text)
 		}

@@ -21,3 +21,9 @@ type Holder struct {
 	B Box[string]
 	N int
 }
+
+// True is a Python keyword.
+const True = 1
+
+// Flags has a field named like a Python keyword.
+type Flags struct{ None, Set int }

@@ -1,6 +1,7 @@
-"""A Go package with generic types and functions, type constraints, type aliases and
-fields of generic types builds with memview (gopy 0.4 stops on each of them): the build
-hides exactly those from gopy (tools/gopysig/hide.go, through a build overlay and the
+"""A Go package with generic types and functions, type constraints, type aliases,
+fields of generic types, and names that are Python keywords builds with memview (gopy
+0.4 stops on each of them, or writes a module Python cannot import): the build hides
+exactly those from gopy (tools/gopysig/hide.go, through a build overlay and the
 package driver in tools/gopysig/driver.go) and binds everything else, including the
 functions that take or return an alias (as the type it names)."""
 import numpy as np
@@ -12,7 +13,7 @@ if "gopkg" not in mv.go_packages():  # built in? (not just a directory of that n
     pytest.skip("tests/gopkg is built in by the test build (python3 build.py test)", allow_module_level=True)
 import gopkg  # noqa: E402
 
-NOT_BOUND = ["Number", "Pair", "SumOf", "MakePair", "Celsius", "Readings"]
+NOT_BOUND = ["Number", "Pair", "SumOf", "MakePair", "Celsius", "Readings", "None", "True"]
 
 
 def test_what_gopy_cannot_bind_is_absent():
@@ -47,3 +48,11 @@ def test_what_is_bound_works():
     n.Key, n.Val = "k", "v"
     assert (n.Key, n.Val) == ("k", "v")
     del t, n
+
+
+def test_names_that_are_python_keywords_are_left_out():
+    f = gopkg.Flags()
+    assert not hasattr(f, "False") and not hasattr(f, "None")
+    f.Set = 5
+    assert f.Count() == 5   # Go reaches the hidden field and method as written
+    del f
