@@ -368,14 +368,26 @@ def memory_params(fn: dict) -> dict:
     return out
 
 
+def handle_params(fn: dict, memory: dict) -> dict:
+    """{index: Go type} of a function's parameters that gopy's wrapper passes by
+    handle (x.handle): anything but a gopy object there is refused with a
+    TypeError naming the function, the argument and the Go type, where gopy's
+    wrapper would fail with an AttributeError. The variadic parameter's Go type
+    is that of its elements, each passed by handle."""
+    return {i: (p["type"][2:] if fn["variadic"] and i == len(fn["params"]) - 1 else p["type"])
+            for i, p in enumerate(fn["params"]) if p.get("handle") and i not in memory}
+
+
 def binding(fn: dict) -> dict | None:
     """What the facade needs to wrap one function, or None if gopy's own wrapper
     serves it as it is."""
     memory = memory_params(fn)
+    handles = handle_params(fn, memory)
     error_only = fn["results"] == ["error"]
-    if not memory and not error_only:
+    if not memory and not handles and not error_only:
         return None
-    return {"params": [p["name"] for p in fn["params"]], "memory": memory, "error_only": error_only}
+    return {"params": [p["name"] for p in fn["params"]], "memory": memory, "handles": handles,
+            "variadic": fn["variadic"], "error_only": error_only}
 
 
 def bindings_table(signatures: list[dict]) -> dict:

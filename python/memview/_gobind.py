@@ -77,14 +77,35 @@ def _lend(x, kind: str, lent: list):
     return _Lent(h, x)
 
 
+def _by_handle(x, gotype: str, qualname: str, name: str) -> None:
+    """Refuse, with a TypeError, an argument gopy's wrapper would pass by handle
+    (x.handle) that is no gopy object (has no integer handle)."""
+    if not isinstance(getattr(x, "handle", None), int):
+        raise TypeError(f"{qualname}() argument {name!r} must be a gopy object of Go type {gotype}, "
+                        f"not {type(x).__name__!r}")
+
+
 def _wrap(fn, spec: dict, qualname: str, first: int):
-    """fn, taking NumPy and memview arrays where Go takes memory. first is 1
-    for a method (self comes first), else 0."""
+    """fn, taking NumPy and memview arrays where Go takes memory, and refusing
+    with a TypeError what is no gopy object where Go takes one by handle. first
+    is 1 for a method (self comes first), else 0."""
     params = spec["params"]
     memory = tuple((i + first, params[i], kind) for i, kind in sorted(spec["memory"].items()))
+    handles = {int(i): t for i, t in spec.get("handles", {}).items()}
+    last = len(params) - 1
+    variadic = handles.pop(last, None) if spec.get("variadic") else None
+    handles = tuple((i + first, params[i], t) for i, t in sorted(handles.items()))
     error_only = spec["error_only"]
 
     def call(*args, **kwargs):
+        for i, name, gotype in handles:
+            if i < len(args):
+                _by_handle(args[i], gotype, qualname, name)
+            elif name in kwargs:
+                _by_handle(kwargs[name], gotype, qualname, name)
+        if variadic is not None:
+            for x in args[last + first:]:
+                _by_handle(x, variadic, qualname, params[last])
         lent = []
         try:
             if memory:

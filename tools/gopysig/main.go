@@ -34,6 +34,10 @@ import (
 type Param struct {
 	Name string `json:"name"`
 	Type string `json:"type"`
+	// Handle: gopy's wrapper passes the argument's handle (x.handle), so it
+	// must be a gopy object; false for what gopy converts from a Python value
+	// (numbers, strings, bools and named types of them, errors, funcs).
+	Handle bool `json:"handle"`
 }
 
 // Func is a function or method: its parameters (the receiver excluded) and
@@ -131,12 +135,30 @@ func signature(f *types.Func) Func {
 	fn := Func{Name: f.Name(), Params: []Param{}, Results: []string{}, Variadic: sig.Variadic()}
 	for i := range sig.Params().Len() {
 		v := sig.Params().At(i)
-		fn.Params = append(fn.Params, Param{Name: pySafeArg(v.Name(), i), Type: typeString(v.Type())})
+		t := v.Type()
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			t = types.Unalias(t).(*types.Slice).Elem() // gopy takes the elements as *args
+		}
+		fn.Params = append(fn.Params, Param{Name: pySafeArg(v.Name(), i), Type: typeString(v.Type()),
+			Handle: byHandle(t)})
 	}
 	for i := range sig.Results().Len() {
 		fn.Results = append(fn.Results, typeString(sig.Results().At(i).Type()))
 	}
 	return fn
+}
+
+// byHandle reports whether gopy passes a value of type t to Go by its handle.
+func byHandle(t types.Type) bool {
+	t = unalias(t)
+	if types.Identical(t, types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	switch t.Underlying().(type) {
+	case *types.Basic, *types.Signature:
+		return false
+	}
+	return true
 }
 
 // typeString writes t as gopy sees it: type aliases, at any depth, are the
