@@ -473,6 +473,8 @@ def hide_unbindable(tools: Path, gen: Path, paths: list, env: dict) -> dict:
         return env
     for h in report["hidden"]:
         log(f"not bound: {h['name']} ({h['why']})")
+    for r in report.get("renamed", []):
+        log(f"{r['name']} {r['why']}")
     driver = gen / "hidden" / "gopackagesdriver"  # tools/gopysig/driver.go
     driver.unlink(missing_ok=True)
     driver.symlink_to(Path(tools, "gopysig").resolve())

@@ -39,3 +39,28 @@ def test_what_is_no_gopy_object_is_a_type_error(call, where):
     assert type(e.value.__context__) is not AttributeError
     assert b.N == 4   # Go did not run
     del b
+
+
+def test_memory_go_keeps_lives_as_long_as_the_go_value():
+    """A Go function may keep a []T it was lent (a constructor storing it): the array
+    lent stays alive with the Go value returned, or the receiver of a method, instead
+    of being freed under Go (which then read whatever reused the memory)."""
+    import gc
+    import weakref
+
+    import numpy as np
+
+    k = gopkg.KeepSlice(np.arange(6.0) + 100)          # the only reference is Go's
+    m = gopkg.KeepSlice(mv.full(6, 105.0))
+    junk = [np.full(6, -1.0) for _ in range(200)] + [mv.full(6, -1.0) for _ in range(200)]
+    assert k.At(5) == 105.0 and m.At(3) == 105.0
+    first = np.full(4, 7.0)
+    ref = weakref.ref(first)
+    k.Reset(first)
+    del first
+    gc.collect()
+    assert ref() is not None and k.At(3) == 7.0      # kept by the receiver
+    k.Reset(np.full(4, 8.0))                         # a later call through Reset replaces it
+    gc.collect()
+    assert ref() is None and k.At(0) == 8.0
+    del k, m, junk

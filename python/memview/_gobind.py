@@ -85,6 +85,18 @@ def _by_handle(x, gotype: str, qualname: str, name: str) -> None:
                         f"not {type(x).__name__!r}")
 
 
+def _keep(owner, key: str, sources: list) -> None:
+    """Keep the objects whose memory a call lent Go alive with owner, a gopy
+    object the call returned (or whose method it was): Go may have kept the
+    slice. A method's later call through the same function replaces what the
+    earlier one kept, so repeated calls keep one set."""
+    try:
+        kept = owner.__dict__.setdefault("_memview_kept", {})
+    except AttributeError:
+        return
+    kept[key] = tuple(sources)
+
+
 def _wrap(fn, spec: dict, qualname: str, first: int):
     """fn, taking NumPy and memview arrays where Go takes memory, and refusing
     with a TypeError what is no gopy object where Go takes one by handle. first
@@ -106,23 +118,34 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
         if variadic is not None:
             for x in args[last + first:]:
                 _by_handle(x, variadic, qualname, params[last])
-        lent = []
+        lent, sources = [], []
         try:
             if memory:
                 args = list(args)
                 for i, name, kind in memory:
                     try:
                         if i < len(args):
-                            args[i] = _lend(args[i], kind, lent)
+                            x = args[i] = _lend(src := args[i], kind, lent)
                         elif name in kwargs:
-                            kwargs[name] = _lend(kwargs[name], kind, lent)
+                            x = kwargs[name] = _lend(src := kwargs[name], kind, lent)
+                        else:
+                            continue
                     except (TypeError, ValueError, BufferError) as e:
                         why = str(e).removeprefix("memview: ")  # one context: the function's
                         raise type(e)(f"{qualname}() argument {name!r}: {why}") from None
+                    if isinstance(x, _Lent):
+                        sources.append(src if x.array is None else (src, x.array))
             result = fn(*args, **kwargs)
         finally:
             for h in lent:
                 _core.unlend(h)
+        if sources:
+            # Go may keep a slice it was lent (gonum's mat.NewDense keeps its data):
+            # the memory then lives as long as the Go value returned, or the receiver.
+            if isinstance(result, GoClass):
+                _keep(result, qualname, sources)
+            elif first and isinstance(args[0], GoClass):
+                _keep(args[0], qualname, sources)
         # gopy returns "" from a function whose only result is an error that is nil.
         return None if error_only else result
 

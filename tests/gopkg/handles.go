@@ -34,3 +34,16 @@ func CountBoxes(boxes ...*Box) int {
 	}
 	return n
 }
+
+// Keeper keeps the slice it is given beyond the call, as gonum's mat.NewDense
+// keeps its data: the memory must stay alive as long as the Keeper.
+type Keeper struct{ data []float64 }
+
+// KeepSlice returns a Keeper of data.
+func KeepSlice(data []float64) *Keeper { return &Keeper{data: data} }
+
+// Reset makes the Keeper keep other data.
+func (k *Keeper) Reset(data []float64) { k.data = data }
+
+// At reads the kept data.
+func (k *Keeper) At(i int) float64 { return k.data[i] }

@@ -17,7 +17,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strings"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -50,10 +53,14 @@ func runDriver(overlayPath string, patterns []string) error {
 	if len(req.Env) == 0 {
 		env = append(os.Environ(), "GOPACKAGESDRIVER=off")
 	}
+	flags, err := goOverlay(env, overlayPath, overlay.Replace)
+	if err != nil {
+		return err
+	}
 	cfg := &packages.Config{
 		Mode:       mode,
 		Env:        env,
-		BuildFlags: append(append([]string{}, req.BuildFlags...), "-overlay="+overlayPath),
+		BuildFlags: append(append([]string{}, req.BuildFlags...), flags...),
 		Tests:      req.Tests,
 	}
 	roots, err := packages.Load(cfg, patterns...)
@@ -84,4 +91,40 @@ func runDriver(overlayPath string, patterns []string) error {
 	}
 	enc := json.NewEncoder(os.Stdout)
 	return enc.Encode(resp)
+}
+
+// goOverlay returns the build flag that hands the go command the overlay, for
+// cgo's output and export data. The go command refuses to replace files in the
+// module cache (a package built straight from there): those are left out of
+// what it is handed (written next to the overlay), and only named as the files
+// to compile.
+func goOverlay(env []string, overlayPath string, replace map[string]string) ([]string, error) {
+	cmd := exec.Command("go", "env", "GOMODCACHE")
+	cmd.Env = env
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env GOMODCACHE: %w", err)
+	}
+	cache := strings.TrimSpace(string(out))
+	kept := map[string]string{}
+	for from, to := range replace {
+		if cache == "" || !strings.HasPrefix(from, cache+string(filepath.Separator)) {
+			kept[from] = to
+		}
+	}
+	if len(kept) == len(replace) {
+		return []string{"-overlay=" + overlayPath}, nil
+	}
+	if len(kept) == 0 {
+		return nil, nil
+	}
+	data, err := json.Marshal(map[string]any{"Replace": kept})
+	if err != nil {
+		return nil, err
+	}
+	path := strings.TrimSuffix(overlayPath, ".json") + "-go.json"
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return nil, err
+	}
+	return []string{"-overlay=" + path}, nil
 }

@@ -38,10 +38,107 @@ type Hidden struct {
 }
 
 // HideReport is what `gopysig -hide` prints: the overlay file to hand the go
-// command ("" when nothing is hidden) and what it hides.
+// command ("" when nothing is hidden or renamed), what it hides, and the
+// parameters it renames.
 type HideReport struct {
 	Overlay string   `json:"overlay"`
 	Hidden  []Hidden `json:"hidden"`
+	Renamed []Hidden `json:"renamed"`
+}
+
+// paramRename is a parameter's new name, and the function it belongs to.
+type paramRename struct{ to, where string }
+
+// generatedNames are names gopy's Go code uses besides the packages of the
+// bound API and Go's predeclared names: a parameter of that name would hide
+// them in the function gopy writes around the bound one.
+var generatedNames = []string{"C", "fmt", "unsafe", "reflect", "gopyh", "gopyrt", "forkgate", "os", "sync",
+	"strings", "math", "runtime", "errors", "memview", "pyext", "vifc", "goRun", "cret", "_saved_thread", "_gate",
+	"_handle", "_fun_arg", "__err", "estr", "handle"}
+
+// paramRenames finds the parameters of the bound functions and methods whose
+// names gopy would write into its Go code where they hide something it needs
+// there: "_" (written as a value), a package name (`mat lapack64.Tridiagonal`
+// in package mat), a predeclared name, a name gopy's code uses itself. Each
+// gets a name of its own in the overlay; the function is bound as before
+// (the generated code calls it by position), under that parameter name.
+func (h *hider) paramRenames(pkgs []*packages.Package) map[types.Object]paramRename {
+	reserved := map[string]bool{}
+	for _, n := range generatedNames {
+		reserved[n] = true
+	}
+	for _, n := range types.Universe.Names() {
+		reserved[n] = true
+	}
+	var all []*types.Package
+	for _, p := range pkgs {
+		all = append(all, p.Types)
+		all = append(all, p.Types.Imports()...)
+	}
+	for _, p := range all {
+		reserved[p.Name()] = true
+	}
+	out := map[types.Object]paramRename{}
+	for _, p := range pkgs {
+		used := map[string]bool{} // every identifier of the package: new names avoid them
+		for _, f := range p.Syntax {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					used[id.Name] = true
+				}
+				return true
+			})
+		}
+		rename := func(sig *types.Signature, where string) {
+			taken := map[string]bool{}
+			for i := range sig.Params().Len() {
+				v := sig.Params().At(i)
+				if v.Name() != "_" && !reserved[v.Name()] {
+					continue
+				}
+				to := v.Name() + "_"
+				if v.Name() == "_" {
+					to = fmt.Sprintf("arg_%d", i)
+				}
+				for used[to] || reserved[to] || taken[to] {
+					to += "_"
+				}
+				taken[to] = true
+				out[v] = paramRename{to: to, where: where}
+			}
+		}
+		scope := p.Types.Scope()
+		for _, name := range scope.Names() {
+			obj := scope.Lookup(name)
+			if _, hidden := h.why[obj]; hidden || !obj.Exported() {
+				continue
+			}
+			switch obj := obj.(type) {
+			case *types.Func:
+				rename(obj.Type().(*types.Signature), qualified(obj))
+			case *types.TypeName:
+				named, ok := obj.Type().(*types.Named)
+				if !ok || obj.IsAlias() {
+					continue
+				}
+				methods := []*types.Func{}
+				for i := range named.NumMethods() {
+					methods = append(methods, named.Method(i))
+				}
+				if iface, ok := named.Underlying().(*types.Interface); ok {
+					for i := range iface.NumExplicitMethods() {
+						methods = append(methods, iface.ExplicitMethod(i))
+					}
+				}
+				for _, m := range methods {
+					if _, hidden := h.why[m]; !hidden && m.Exported() {
+						rename(m.Type().(*types.Signature), qualified(obj)+"."+m.Name())
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // pyKeyword are the Python keywords a Go name can spell (an exported one starts
@@ -53,24 +150,26 @@ type hider struct {
 	why map[types.Object]string
 }
 
-// mentions reports whether t names an instance of a generic type, a type
-// parameter, or a hidden type.
-func (h *hider) mentions(t types.Type, seen map[types.Type]bool) bool {
+// mentions returns what in t gopy cannot bind — an instance of a generic
+// type, a type parameter, or a type left out — written for the build's
+// message, or "" when there is nothing.
+func (h *hider) mentions(t types.Type, seen map[types.Type]bool) string {
 	if t == nil || seen[t] {
-		return false
+		return ""
 	}
 	seen[t] = true
 	switch t := t.(type) {
 	case *types.Alias:
 		return h.mentions(types.Unalias(t), seen)
 	case *types.TypeParam:
-		return true
+		return "a type parameter"
 	case *types.Named:
 		if t.TypeArgs().Len() > 0 || t.TypeParams().Len() > 0 {
-			return true
+			return "a generic type (" + types.TypeString(t, shortPkg) + ")"
 		}
-		_, hidden := h.why[t.Obj()]
-		return hidden
+		if _, hidden := h.why[t.Obj()]; hidden {
+			return "a type left out (" + types.TypeString(t, shortPkg) + ")"
+		}
 	case *types.Pointer:
 		return h.mentions(t.Elem(), seen)
 	case *types.Slice:
@@ -80,29 +179,38 @@ func (h *hider) mentions(t types.Type, seen map[types.Type]bool) bool {
 	case *types.Chan:
 		return h.mentions(t.Elem(), seen)
 	case *types.Map:
-		return h.mentions(t.Key(), seen) || h.mentions(t.Elem(), seen)
+		if m := h.mentions(t.Key(), seen); m != "" {
+			return m
+		}
+		return h.mentions(t.Elem(), seen)
 	case *types.Signature:
-		return h.mentionsTuple(t.Params(), seen) || h.mentionsTuple(t.Results(), seen)
+		if m := h.mentionsTuple(t.Params(), seen); m != "" {
+			return m
+		}
+		return h.mentionsTuple(t.Results(), seen)
 	case *types.Struct:
 		for i := range t.NumFields() {
-			if h.mentions(t.Field(i).Type(), seen) {
-				return true
+			if m := h.mentions(t.Field(i).Type(), seen); m != "" {
+				return m
 			}
 		}
 	}
-	return false
+	return ""
 }
 
-func (h *hider) mentionsTuple(t *types.Tuple, seen map[types.Type]bool) bool {
+func (h *hider) mentionsTuple(t *types.Tuple, seen map[types.Type]bool) string {
 	for i := range t.Len() {
-		if h.mentions(t.At(i).Type(), seen) {
-			return true
+		if m := h.mentions(t.At(i).Type(), seen); m != "" {
+			return m
 		}
 	}
-	return false
+	return ""
 }
 
-func (h *hider) uses(t types.Type) bool { return h.mentions(t, map[types.Type]bool{}) }
+func (h *hider) uses(t types.Type) string { return h.mentions(t, map[types.Type]bool{}) }
+
+// shortPkg qualifies names by package name, as Python sees them.
+func shortPkg(p *types.Package) string { return p.Name() }
 
 // hide records obj with its reason; reports whether it is new.
 func (h *hider) hide(obj types.Object, why string) bool {
@@ -139,12 +247,14 @@ func (h *hider) collect(pkgs []*packages.Package) {
 					sig := obj.Type().(*types.Signature)
 					if sig.TypeParams().Len() > 0 {
 						changed = h.hide(obj, "generic function") || changed
-					} else if h.uses(sig) {
-						changed = h.hide(obj, "its signature uses a generic type") || changed
+					} else if m := badCallback(sig); m != "" {
+						changed = h.hide(obj, m) || changed
+					} else if m := h.uses(sig); m != "" {
+						changed = h.hide(obj, "its signature uses "+m) || changed
 					}
 				case *types.Var:
-					if h.uses(obj.Type()) {
-						changed = h.hide(obj, "its type is generic") || changed
+					if m := h.uses(obj.Type()); m != "" {
+						changed = h.hide(obj, "its type uses "+m) || changed
 					}
 				}
 			}
@@ -167,8 +277,14 @@ func (h *hider) typeName(obj *types.TypeName) bool {
 	}
 	changed := false
 	for i := range named.NumMethods() {
-		if m := named.Method(i); pyKeyword[m.Name()] {
+		m := named.Method(i)
+		if !m.Exported() {
+			continue
+		}
+		if pyKeyword[m.Name()] {
 			changed = h.hide(m, "its name is a Python keyword") || changed
+		} else if why := badCallback(m.Type().(*types.Signature)); why != "" {
+			changed = h.hide(m, why) || changed
 		}
 	}
 	if iface, ok := named.Underlying().(*types.Interface); ok && !iface.IsMethodSet() {
@@ -176,10 +292,15 @@ func (h *hider) typeName(obj *types.TypeName) bool {
 	}
 	st, ok := named.Underlying().(*types.Struct)
 	if !ok {
-		if h.uses(named.Underlying()) {
-			return h.hide(obj, "its underlying type is generic")
+		if m := h.uses(named.Underlying()); m != "" {
+			return h.hide(obj, "its underlying type uses "+m)
 		}
 		return changed
+	}
+	if st.NumFields() > 0 && st.Field(0).Embedded() && predeclared(st.Field(0).Type()) {
+		// gopy makes a struct's first embedded field its Python base class,
+		// and stops on one with no package (`struct{ string }`).
+		return h.hide(obj, "it embeds a predeclared type first")
 	}
 	for i := range st.NumFields() {
 		f := st.Field(i)
@@ -187,17 +308,56 @@ func (h *hider) typeName(obj *types.TypeName) bool {
 			changed = h.hide(f, "its name is a Python keyword") || changed
 			continue
 		}
-		if !h.uses(f.Type()) {
+		m := h.uses(f.Type())
+		if m == "" {
 			continue
 		}
 		if f.Embedded() { // an embedded field's name is its type's: the type goes
-			return h.hide(obj, "it embeds a generic type")
+			return h.hide(obj, "it embeds "+m)
 		}
 		if f.Exported() {
-			changed = h.hide(f, "its type is generic") || changed
+			changed = h.hide(f, "its type uses "+m) || changed
 		}
 	}
 	return changed
+}
+
+// badCallback says why gopy cannot bind a function that takes a Go func whose
+// result gopy cannot convert from what the Python callable returns (it writes
+// a bare `return`, which does not compile): only numbers but complex ones,
+// strings and bools are converted. "" when there is none.
+func badCallback(sig *types.Signature) string {
+	for i := range sig.Params().Len() {
+		cb, ok := types.Unalias(sig.Params().At(i).Type()).Underlying().(*types.Signature)
+		if !ok || cb.Results().Len() != 1 {
+			continue
+		}
+		b, ok := types.Unalias(cb.Results().At(0).Type()).Underlying().(*types.Basic)
+		if !ok {
+			continue // gopy refuses those itself
+		}
+		switch b.Kind() {
+		case types.Complex64, types.Complex128, types.UnsafePointer, types.Uintptr:
+			return "its func parameter " + sig.Params().At(i).Name() + " returns " + b.Name() +
+				", which gopy cannot convert from Python"
+		}
+	}
+	return ""
+}
+
+// predeclared reports whether t (behind any pointer) is a predeclared type,
+// which belongs to no package (string, int, error).
+func predeclared(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch t := types.Unalias(t).(type) {
+	case *types.Basic:
+		return true
+	case *types.Named:
+		return t.Obj().Pkg() == nil
+	}
+	return false
 }
 
 // edit is one identifier to rename in a source file.
@@ -209,7 +369,7 @@ type edit struct {
 
 // hideIn writes the overlay under dir and returns the report.
 func hideIn(dir string, paths []string) (HideReport, error) {
-	report := HideReport{Hidden: []Hidden{}}
+	report := HideReport{Hidden: []Hidden{}, Renamed: []Hidden{}}
 	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax |
 		packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports
 	pkgs, err := packages.Load(&packages.Config{Mode: mode}, paths...)
@@ -223,7 +383,8 @@ func hideIn(dir string, paths []string) (HideReport, error) {
 	}
 	h := &hider{why: map[types.Object]string{}}
 	h.collect(pkgs)
-	if len(h.why) == 0 {
+	params := h.paramRenames(pkgs)
+	if len(h.why) == 0 && len(params) == 0 {
 		return report, nil
 	}
 	newName := map[types.Object]string{}
@@ -236,6 +397,12 @@ func hideIn(dir string, paths []string) (HideReport, error) {
 		}
 		newName[obj] = name
 	}
+	for obj, r := range params {
+		newName[obj] = r.to
+		report.Renamed = append(report.Renamed, Hidden{Name: r.where + " parameter " + obj.Name(),
+			Why: "is " + r.to + " in Python: as written, it would hide a name gopy's Go code uses"})
+	}
+	sort.Slice(report.Renamed, func(i, j int) bool { return report.Renamed[i].Name < report.Renamed[j].Name })
 	// Every identifier that declares or uses a hidden object, in every package
 	// built, at its place in the file as written (cgo's files map back by
 	// their line directives).

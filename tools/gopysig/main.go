@@ -78,6 +78,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gopysig:", err)
 		os.Exit(1)
 	}
+	if len(pkgs) != len(os.Args)-1 {
+		fmt.Fprintf(os.Stderr, "gopysig: %d packages found for %d import paths\n", len(pkgs), len(os.Args)-1)
+		os.Exit(1)
+	}
 	var out []Package
 	for _, p := range pkgs {
 		if len(p.Errors) > 0 {
