@@ -225,6 +225,81 @@ def patch_generated_go(path: Path) -> None:
                  r"gopyrt.Value[\3](\1, reflect.TypeOf(\2{}))", "the handle type assertions", count=embeds)
 
 
+# A callback gopy writes for a Go func parameter (taking a Python callable).
+_CALLBACK = re.compile(
+    r"(?P<check>\t+if C\.PyCallable_Check\(_fun_arg\) == 0 \{\n\t+return(?: (?P<zero>[^\n]+))?\n\t+\}\n)"
+    r"(?P<body>(?:(?!\t+(?:_fcret := )?C\.PyObject_CallObject\().*\n)*?)"
+    r"(?P<i>\t+)(?P<ret>_fcret := )?C\.PyObject_CallObject\(_fun_arg, (?P<args>_fcargs|nil)\)\n"
+    r"(?P<decref>(?P=i)C\.gopy_decref\(_fcargs\)\n)?"
+    r"(?P=i)C\.gopy_err_handle\(\)\n"
+    r"(?P=i)C\.PyGILState_Release\(_gstate\)\n"
+    r"(?:(?P=i)return (?P<conv>[^\n]+)\n)?")
+
+
+def _callback(m: re.Match) -> str:
+    i = m["i"]
+    out = [m["check"] + m["body"], f"{i}_fcret := C.PyObject_CallObject(_fun_arg, {m['args']})\n",
+           m["decref"] or ""]
+    if m["ret"]:
+        if not m["conv"] or not m["zero"]:
+            raise BuildError("gopy output changed: a callback with a result has no zero or conversion")
+        # A Go string is read from a str (gopy read bytes: PyBytes_AsString).
+        conv = m["conv"].replace("C.PyBytes_AsString(_fcret)", "C.PyUnicode_AsUTF8AndSize(_fcret, nil)")
+        out += [f"{i}_fcv := {m['zero']}\n", f"{i}if _fcret != nil {{\n", f"{i}\t_fcv = {conv}\n",
+                f"{i}\tC.gopy_decref(_fcret)\n", f"{i}}}\n"]
+    else:
+        out.append(f"{i}C.gopy_decref(_fcret)\n")
+    out += [f"{i}_cberr.Save()\n", f"{i}C.PyGILState_Release(_gstate)\n"]
+    if m["ret"]:
+        out.append(f"{i}return _fcv\n")
+    return "".join(out)
+
+
+def patch_callbacks(path: Path) -> None:
+    """gopy's callbacks (a Go func parameter given a Python callable) read the
+    callable's result after releasing the GIL, and read it even when the call
+    raised (NULL): both crash. They also leaked the result and printed the
+    exception. Each callback now converts its result with the GIL held (a Go
+    string from a str), drops its reference, and saves any exception
+    (gopyrt.CallbackErr) for the bound function to raise as it returns. Runs
+    on the file as goimports formatted it."""
+    text = path.read_text()
+    funcs = re.split(r"(?m)^(?=func )", text)
+    n = 0
+    for k, f in enumerate(funcs):
+        if "\t_fun_arg := " not in f:
+            continue
+        head = re.match(r"func \w+\(.*\) *(?P<ret>[^{ ][^{]*?)? *\{\n", f)
+        if head is None:
+            raise BuildError("gopy output changed: a function taking a callback has no signature line")
+        zero = f"*new({head['ret'].strip()})" if head["ret"] else ""
+        f, c = _CALLBACK.subn(_callback, f)
+        if c == 0:
+            raise BuildError("gopy output changed: no callback where _fun_arg is taken")
+        # goRun=True: the goroutine may call back after the function returned, so
+        # it holds a reference to the callable until it ends (gopy held none).
+        # (The reference is taken before the GIL is released.)
+        f, gos = re.subn(r"^(?P<i>\t+)go (?P<call>[\w.]+\((?:.*\n)*?(?P=i)\}[^\n]*\))\n",
+                         lambda g: (f"{g['i']}go func() {{\n"
+                                    f"{g['i']}\tdefer gopyrt.DecRefGIL(unsafe.Pointer(_fun_arg))\n"
+                                    f"{g['i']}\t{g['call']}\n{g['i']}}}()\n"), f, flags=re.M)
+        take = "\tif boolPyToGo(goRun) {\n\t\tC.gopy_incref(_fun_arg)\n\t}\n" if gos else ""
+        if gos and not re.search(r"\bgoRun C\.char\b", f.split("\n", 1)[0]):
+            raise BuildError("gopy output changed: a goroutine started without goRun")
+        f, d = re.subn(r"^(\t)_fun_arg := (\w+)\n", lambda g: f"{g[0]}{take}\t_cberr := gopyrt.NewCallbackErr()\n",
+                       f, flags=re.M)
+        f, e1 = re.subn(r"C\.PyEval_RestoreThread\(_saved_thread\); _saved_thread = nil \}\(\)",
+                        "C.PyEval_RestoreThread(_saved_thread); _saved_thread = nil; _cberr.Restore() }()", f)
+        f, e2 = re.subn(r"^(\t+)(C\.PyEval_RestoreThread\(_saved_thread\)\n\1_saved_thread = nil\n)",
+                        rf"\1\2\1if _cberr.Restore() {{\n\1\treturn {zero}\n\1}}\n", f, flags=re.M)
+        if d != 1 or e1 + e2 == 0:
+            raise BuildError("gopy output changed: a function taking a callback does not take the GIL back "
+                             "where expected")
+        funcs[k] = f
+        n += c
+    path.write_text("".join(funcs))
+
+
 def patch_pybindgen_script(path: Path, names: dict) -> None:
     """gopy's pybindgen script: a function that returns a Go error hands C a
     malloc'd string (empty when there is no error) that nothing freed; it is
@@ -380,14 +455,18 @@ def handle_params(fn: dict, memory: dict) -> dict:
 
 def binding(fn: dict) -> dict | None:
     """What the facade needs to wrap one function, or None if gopy's own wrapper
-    serves it as it is."""
+    serves it as it is. callables: {index: Go type} of the Go func parameters,
+    which take a Python callable (gopy's callback went on with zero values for
+    anything else)."""
     memory = memory_params(fn)
     handles = handle_params(fn, memory)
+    callables = {i: p["type"] for i, p in enumerate(fn["params"]) if p.get("func")
+                 and not (fn["variadic"] and i == len(fn["params"]) - 1)}
     error_only = fn["results"] == ["error"]
-    if not memory and not handles and not error_only:
+    if not memory and not handles and not callables and not error_only:
         return None
     return {"params": [p["name"] for p in fn["params"]], "memory": memory, "handles": handles,
-            "variadic": fn["variadic"], "error_only": error_only}
+            "callables": callables, "variadic": fn["variadic"], "error_only": error_only}
 
 
 def bindings_table(signatures: list[dict]) -> dict:
@@ -504,6 +583,7 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
          f"-output={gen}", *paths], cwd=gen, env=genv)
     patch_generated_go(gen / f"{MODULE}.go")
     run([tools / "goimports", "-w", f"{MODULE}.go"], cwd=gen, env=env)
+    patch_callbacks(gen / f"{MODULE}.go")  # on gofmt's layout
     tagflag = [f"-tags={','.join(tags)}"] if tags else []
     # First link: produces the cgo header (pyext_go.h) that pybindgen's C includes.
     run(["go", "build", *tagflag, "-buildmode=c-shared", "-o", f"{MODULE}_go.so", "."], cwd=gen, env=env)

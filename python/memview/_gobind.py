@@ -107,9 +107,17 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
     last = len(params) - 1
     variadic = handles.pop(last, None) if spec.get("variadic") else None
     handles = tuple((i + first, params[i], t) for i, t in sorted(handles.items()))
+    callables = tuple((int(i) + first, params[int(i)], t) for i, t in sorted(spec.get("callables", {}).items()))
     error_only = spec["error_only"]
+    go_run = len(params) + first  # gopy's goRun flag, after the parameters
 
     def call(*args, **kwargs):
+        for i, name, gotype in callables:
+            x = args[i] if i < len(args) else kwargs.get(name, callable)
+            if not callable(x):
+                raise TypeError(f"{qualname}() argument {name!r} must be callable (Go type {gotype}), "
+                                f"not {type(x).__name__!r}")
+        background = memory and (kwargs.get("goRun") or (len(args) > go_run and args[go_run]))
         for i, name, gotype in handles:
             if i < len(args):
                 _by_handle(args[i], gotype, qualname, name)
@@ -134,6 +142,10 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
                         why = str(e).removeprefix("memview: ")  # one context: the function's
                         raise type(e)(f"{qualname}() argument {name!r}: {why}") from None
                     if isinstance(x, _Lent):
+                        if background:
+                            raise ValueError(f"{qualname}(): goRun=True cannot take memory lent for the "
+                                             f"call (argument {name!r}): a goroutine would use it after the "
+                                             "call returned; pass a Go slice (go.Slice_...)")
                         sources.append(src if x.array is None else (src, x.array))
             result = fn(*args, **kwargs)
         finally:

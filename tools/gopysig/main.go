@@ -38,6 +38,8 @@ type Param struct {
 	// must be a gopy object; false for what gopy converts from a Python value
 	// (numbers, strings, bools and named types of them, errors, funcs).
 	Handle bool `json:"handle"`
+	// Func: a Go func, which gopy's wrapper takes as a Python callable.
+	Func bool `json:"func"`
 }
 
 // Func is a function or method: its parameters (the receiver excluded) and
@@ -143,8 +145,9 @@ func signature(f *types.Func) Func {
 		if sig.Variadic() && i == sig.Params().Len()-1 {
 			t = types.Unalias(t).(*types.Slice).Elem() // gopy takes the elements as *args
 		}
+		_, isFunc := unalias(t).Underlying().(*types.Signature)
 		fn.Params = append(fn.Params, Param{Name: pySafeArg(v.Name(), i), Type: typeString(v.Type()),
-			Handle: byHandle(t)})
+			Handle: byHandle(t), Func: isFunc})
 	}
 	for i := range sig.Results().Len() {
 		fn.Results = append(fn.Results, typeString(sig.Results().At(i).Type()))
