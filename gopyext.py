@@ -466,7 +466,8 @@ def binding(fn: dict) -> dict | None:
     if not memory and not handles and not callables and not error_only:
         return None
     return {"params": [p["name"] for p in fn["params"]], "memory": memory, "handles": handles,
-            "callables": callables, "variadic": fn["variadic"], "error_only": error_only}
+            "callables": callables, "variadic": fn["variadic"], "go_run": not fn["results"],
+            "error_only": error_only}
 
 
 def bindings_table(signatures: list[dict]) -> dict:

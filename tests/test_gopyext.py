@@ -73,7 +73,19 @@ def test_which_parameters_take_memory():
           "results": ["error"], "variadic": False}
     assert gopyext.memory_params(fn) == {0: "float64", 1: "array", 4: "byte"}
     assert gopyext.binding(fn) == {"params": ["x", "a", "n", "s", "b", "m"],
-                                   "memory": {0: "float64", 1: "array", 4: "byte"}, "error_only": True}
+                                   "memory": {0: "float64", 1: "array", 4: "byte"}, "handles": {},
+                                   "callables": {}, "variadic": False, "go_run": False, "error_only": True}
+    # By handle: what gopy passes as x.handle (gopysig's "handle"), but memory lent;
+    # callables: Go funcs (gopysig's "func"); goRun for a function without results.
+    typed = {"params": [{"name": "p", "type": "*example.com/p.Point", "handle": True},
+                        {"name": "x", "type": "[]float64", "handle": True},
+                        {"name": "f", "type": "func(int) int", "func": True},
+                        {"name": "rest", "type": "[]io.Reader", "handle": True}],
+             "results": [], "variadic": True}
+    assert gopyext.binding(typed) == {"params": ["p", "x", "f", "rest"], "memory": {1: "float64"},
+                                      "handles": {0: "*example.com/p.Point", 3: "io.Reader"},
+                                      "callables": {2: "func(int) int"}, "variadic": True, "go_run": True,
+                                      "error_only": False}
     variadic = {"params": [{"name": "xs", "type": "[]float64"}], "results": [], "variadic": True}
     assert gopyext.binding(variadic) is None  # gopy passes *args there
     plain = {"params": [{"name": "n", "type": "int"}], "results": ["float64", "error"], "variadic": False}

@@ -5,8 +5,9 @@ gopy's wrappers pass each Go-valued argument as its integer handle
 install() wraps the function so that it also takes NumPy arrays, memview
 arrays and any buffer: their memory is lent to Go for the call, without a
 copy, under a gopy handle of the type the generated code reads back, and taken
-back when the call returns. gopy's own objects of the right type still pass as
-they are. from_go() goes the other way: a zero-copy array over the memory of a
+back when the call returns (the arrays themselves stay alive with the Go value
+the call returned, or its receiver: Go may keep the slice). gopy's own objects
+of the right type still pass as they are. from_go() goes the other way: a zero-copy array over the memory of a
 Go value gopy hands Python.
 """
 from __future__ import annotations
@@ -85,6 +86,15 @@ def _by_handle(x, gotype: str, qualname: str, name: str) -> None:
                         f"not {type(x).__name__!r}")
 
 
+def _truth(x) -> bool:
+    """x as gopy's bool parameter reads it; False where that raises (gopy's
+    wrapper then raises the error itself)."""
+    try:
+        return bool(x)
+    except Exception:
+        return False
+
+
 def _keep(owner, key: str, sources: list) -> None:
     """Keep the objects whose memory a call lent Go alive with owner, a gopy
     object the call returned (or whose method it was): Go may have kept the
@@ -98,9 +108,11 @@ def _keep(owner, key: str, sources: list) -> None:
 
 
 def _wrap(fn, spec: dict, qualname: str, first: int):
-    """fn, taking NumPy and memview arrays where Go takes memory, and refusing
-    with a TypeError what is no gopy object where Go takes one by handle. first
-    is 1 for a method (self comes first), else 0."""
+    """fn, taking NumPy and memview arrays where Go takes memory (kept alive with
+    the Go value returned, or the receiver, since Go may keep the slice), and
+    refusing with a TypeError what is no gopy object where Go takes one by
+    handle, and what is not callable where Go takes a func. first is 1 for a
+    method (self comes first), else 0."""
     params = spec["params"]
     memory = tuple((i + first, params[i], kind) for i, kind in sorted(spec["memory"].items()))
     handles = {int(i): t for i, t in spec.get("handles", {}).items()}
@@ -109,7 +121,10 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
     handles = tuple((i + first, params[i], t) for i, t in sorted(handles.items()))
     callables = tuple((int(i) + first, params[int(i)], t) for i, t in sorted(spec.get("callables", {}).items()))
     error_only = spec["error_only"]
-    go_run = len(params) + first  # gopy's goRun flag, after the parameters
+    # gopy's goRun flag, of a function without results: after the parameters, or
+    # keyword-only after a variadic one.
+    go_run = (len(params) + first) if spec.get("go_run") and not spec.get("variadic") else None
+    takes_go_run = bool(spec.get("go_run"))
 
     def call(*args, **kwargs):
         for i, name, gotype in callables:
@@ -117,7 +132,8 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
             if not callable(x):
                 raise TypeError(f"{qualname}() argument {name!r} must be callable (Go type {gotype}), "
                                 f"not {type(x).__name__!r}")
-        background = memory and (kwargs.get("goRun") or (len(args) > go_run and args[go_run]))
+        background = memory and takes_go_run and _truth(
+            args[go_run] if go_run is not None and len(args) > go_run else kwargs.get("goRun"))
         for i, name, gotype in handles:
             if i < len(args):
                 _by_handle(args[i], gotype, qualname, name)
