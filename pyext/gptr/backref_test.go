@@ -23,11 +23,10 @@ func skip(t *testing.T, format string, args ...any) {
 	t.Skipf(format+" (go test -ldflags='-s=0 -w=0' keeps it)", args...)
 }
 
-// TestFindBackRefFindsTheHeap looks for the runtime's heap the way pyext/fork.go
-// does, through the offsets its build reads from the toolchain's DWARF, in this
-// test binary's own writable data, and checks the result against the address
-// the binary's symbol table gives runtime.mheap_.
-func TestFindBackRefFindsTheHeap(t *testing.T) {
+// ownOffsets reads the runtime's offsets from this test binary's DWARF, as the
+// extension's build does from its own tool's.
+func ownOffsets(t *testing.T) rtlayout.Offsets {
+	t.Helper()
 	d, err := rtlayout.OwnDWARF()
 	if err != nil {
 		skip(t, "the test binary carries no DWARF to read offsets from: %v", err)
@@ -36,6 +35,15 @@ func TestFindBackRefFindsTheHeap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return o
+}
+
+// TestFindBackRefFindsTheHeap looks for the runtime's heap the way pyext/fork.go
+// does, through the offsets its build reads from the toolchain's DWARF, in this
+// test binary's own writable data, and checks the result against the address
+// the binary's symbol table gives runtime.mheap_.
+func TestFindBackRefFindsTheHeap(t *testing.T) {
+	o := ownOffsets(t)
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -110,14 +118,7 @@ func TestFindBackRefWantsExactlyOne(t *testing.T) {
 // goroutine they must reach a thread that names a P (a running goroutine's
 // thread always holds one).
 func TestOwnThreadNamesItsP(t *testing.T) {
-	d, err := rtlayout.OwnDWARF()
-	if err != nil {
-		skip(t, "the test binary carries no DWARF to read offsets from: %v", err)
-	}
-	o, err := rtlayout.Read(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := ownOffsets(t)
 	if o.GM <= 0 || o.GM%8 != 0 || o.MP <= 0 || o.MP%8 != 0 {
 		t.Fatalf("implausible offsets g.m %d, m.p %d", o.GM, o.MP)
 	}
