@@ -265,7 +265,6 @@ def patch_callbacks(path: Path) -> None:
     on the file as goimports formatted it."""
     text = path.read_text()
     funcs = re.split(r"(?m)^(?=func )", text)
-    n = 0
     for k, f in enumerate(funcs):
         if "\t_fun_arg := " not in f:
             continue
@@ -296,7 +295,6 @@ def patch_callbacks(path: Path) -> None:
             raise BuildError("gopy output changed: a function taking a callback does not take the GIL back "
                              "where expected")
         funcs[k] = f
-        n += c
     path.write_text("".join(funcs))
 
 

@@ -7,8 +7,8 @@ arrays and any buffer: their memory is lent to Go for the call, without a
 copy, under a gopy handle of the type the generated code reads back, and taken
 back when the call returns (the arrays themselves stay alive with the Go value
 the call returned, or its receiver: Go may keep the slice). gopy's own objects
-of the right type still pass as they are. from_go() goes the other way: a zero-copy array over the memory of a
-Go value gopy hands Python.
+of the right type still pass as they are. from_go() goes the other way: a
+zero-copy array over the memory of a Go value gopy hands Python.
 """
 from __future__ import annotations
 

@@ -407,6 +407,7 @@ func hideIn(dir string, paths []string) (HideReport, error) {
 	// built, at its place in the file as written (cgo's files map back by
 	// their line directives).
 	edits := map[string][]edit{}
+	lines := lineStarts{}
 	var shared []string
 	for _, p := range pkgs {
 		for _, idents := range []map[*ast.Ident]types.Object{p.TypesInfo.Defs, p.TypesInfo.Uses} {
@@ -427,7 +428,7 @@ func hideIn(dir string, paths []string) (HideReport, error) {
 					continue
 				}
 				pos := p.Fset.PositionFor(id.Pos(), true)
-				edits[pos.Filename] = append(edits[pos.Filename], edit{offset: lineColOffset(pos), old: id.Name, new: to})
+				edits[pos.Filename] = append(edits[pos.Filename], edit{offset: lines.offset(pos), old: id.Name, new: to})
 			}
 		}
 	}
@@ -502,23 +503,29 @@ func qualified(obj types.Object) string {
 	return pkg + obj.Name()
 }
 
-// lineColOffset returns the byte offset of pos (line and byte column, both
-// from 1) in its file as written, or -1.
-func lineColOffset(pos token.Position) int {
-	src, err := os.ReadFile(pos.Filename)
-	if err != nil || pos.Line < 1 || pos.Column < 1 {
+// lineStarts are the byte offsets where each line of a file begins, read once
+// per file.
+type lineStarts map[string][]int
+
+// offset returns the byte offset of pos (line and byte column, both from 1) in
+// its file as written, or -1.
+func (ls lineStarts) offset(pos token.Position) int {
+	starts, ok := ls[pos.Filename]
+	if !ok {
+		if src, err := os.ReadFile(pos.Filename); err == nil {
+			starts = []int{0}
+			for i, c := range src {
+				if c == '\n' {
+					starts = append(starts, i+1)
+				}
+			}
+		}
+		ls[pos.Filename] = starts
+	}
+	if pos.Line < 1 || pos.Line > len(starts) || pos.Column < 1 {
 		return -1
 	}
-	line := 1
-	for i := range src {
-		if line == pos.Line {
-			return i + pos.Column - 1
-		}
-		if src[i] == '\n' {
-			line++
-		}
-	}
-	return -1
+	return starts[pos.Line-1] + pos.Column - 1
 }
 
 // apply makes the renames in src; each must find its old name where the
