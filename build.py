@@ -306,11 +306,6 @@ def cmd_gotest(args):
     run(["go", "vet", "./memview/...", "./cuda/...", "./tools/..."], env=nocgo)
     run(["go", "test", "-count=1", "./memview/...", "./cuda/...", "./pyext/pymsg", "./tools/gopysig"],
         env=nocgo)
-    # The search for the runtime's heap (pyext/fork.go) is checked against the test
-    # binary's own DWARF and symbol table: keep both (go test drops them by default).
-    run(["go", "vet", "./internal/...", "./pyext/gptr"], env=nocgo)
-    run(["go", "test", "-count=1", "-ldflags=-s=0 -w=0", "./internal/...", "./pyext/gptr"],
-        env=go_env({"CGO_ENABLED": "0", "MEMVIEW_GPTR_SYMBOLS": "1"}))
     cgo = go_env({"CGO_ENABLED": "1"})
     run(["go", "vet", "./cuda/..."], env=cgo)
     run(["go", "test", "-count=1", "./cuda/..."], env=cgo)

@@ -184,8 +184,7 @@ def patch_generated_go(path: Path) -> None:
          "return complex(float32(C.PyComplex_RealAsDouble(o)), float32(C.PyComplex_ImagAsDouble(o)))"),
         ("v := C.PyComplex_AsCComplex(o)\n\treturn complex(float64(v.real), float64(v.imag))",
          "return complex(float64(C.PyComplex_RealAsDouble(o)), float64(C.PyComplex_ImagAsDouble(o)))"),
-        ('import (\n', f'import (\n\t"github.com/memview/memview/{MODULE}/gopyrt"\n'
-                        f'\t"github.com/memview/memview/{MODULE}/forkgate"\n'),
+        ('import (\n', f'import (\n\t"github.com/memview/memview/{MODULE}/gopyrt"\n'),
     ])
     # A Go error raises the exception memview raises for it (TypeError for
     # memview.ErrType, ...), not RuntimeError for everything.
@@ -197,18 +196,14 @@ def patch_generated_go(path: Path) -> None:
     # No Go panic aborts the interpreter: every function that releases the GIL
     # defers gopyrt.Recover first, and notes (_saved_thread = nil) when it has
     # the GIL back, so that Recover knows whether to take it.
-    # And a fork can wait for its Go code (pyext/forkgate): it passes the fork
-    # gate while it runs without the GIL, leaving before it takes the GIL back
-    # (and, deferred, on a panic).
     n = patch_re(path, r"^(\t+)_saved_thread := C\.PyEval_SaveThread\(\)\n",
-                 r"\g<0>\1defer func() { gopyrt.Recover(recover(), unsafe.Pointer(&_saved_thread)) }()\n"
-                 r"\1_gate := forkgate.Enter()\n\1defer _gate.Leave()\n",
+                 r"\g<0>\1defer func() { gopyrt.Recover(recover(), unsafe.Pointer(&_saved_thread)) }()\n",
                  "the GIL release")
     d = patch_re(path, r"^(\t+)defer C\.PyEval_RestoreThread\(_saved_thread\)\n",
-                 r"\1defer func() { _gate.Leave(); C.PyEval_RestoreThread(_saved_thread); _saved_thread = nil }()\n",
+                 r"\1defer func() { C.PyEval_RestoreThread(_saved_thread); _saved_thread = nil }()\n",
                  "the deferred GIL re-take")
     e = patch_re(path, r"^(\t+)C\.PyEval_RestoreThread\(_saved_thread\)\n",
-                 r"\1_gate.Leave()\n\g<0>\1_saved_thread = nil\n", "the GIL re-take")
+                 r"\g<0>\1_saved_thread = nil\n", "the GIL re-take")
     if d + e < n:
         raise BuildError(f"gopy output changed: {n} GIL releases but {d + e} re-takes in {path.name}")
     # A method called with a handle gopy does not know returned without taking
@@ -510,26 +505,6 @@ def shim(pkg: dict, name: str) -> str:
             f"_gobind.install(__name__, {name!r})\n")
 
 
-def runtime_offsets(root: Path, gen: Path, env: dict) -> str:
-    """Offsets inside the runtime's structures for this Go toolchain, comma-separated
-    (tools/goffsets reads its own DWARF); "" when they cannot be found, which turns
-    off the fork safeguards that use them (pyext/fork.go)."""
-    exe = gen / "goffsets"
-    try:
-        run(["go", "build", "-o", exe, "./tools/goffsets"], cwd=root, env=env)
-        out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
-    except (subprocess.SubprocessError, OSError) as e:
-        log(f"tools/goffsets failed ({e}): the fork safeguards are off")
-        return ""
-    finally:
-        exe.unlink(missing_ok=True)
-    off = out.stdout.strip()
-    if out.returncode != 0 or not off.replace(",", "").isdigit():
-        log(f"tools/goffsets: {out.stderr.strip() or 'no offset'}: the fork safeguards are off")
-        return ""
-    return off
-
-
 def gopy_env(env: dict) -> dict:
     """The environment gopy reads the packages in. With Go 1.23's default
     (gotypesalias=1) every type alias (`type Celsius = float64`) reaches gopy
@@ -593,9 +568,6 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
     so = f"_{MODULE}.abi3.so"
     # Stripped, unless MEMVIEW_LDFLAGS says otherwise (" " keeps the symbols a debugger needs).
     ldflags = os.environ.get("MEMVIEW_LDFLAGS", "-s -w")
-    offsets = runtime_offsets(root, gen, env)
-    if offsets:
-        ldflags = f"{ldflags} -X github.com/memview/memview/pyext.runtimeOffsets={offsets}".strip()
     run(["go", "build", *tagflag, "-buildmode=c-shared", f"-ldflags={ldflags}", "-o", so, "."], cwd=gen, env=env)
 
     # The layout: only what is imported ships (not gopy's build script, C or headers).

@@ -119,7 +119,8 @@ void
 mv_blocks_pool_changed(void)
 {
     mv_blocks_flush();
-    mv_block_gen++;
+    if (++mv_block_gen == 0) /* 0 marks a forked child's own mappings */
+        mv_block_gen = 1;
     cache_off = 0;
 }
 
@@ -190,6 +191,10 @@ mv_block_give(void *p, Py_ssize_t nbytes, unsigned gen)
 {
     if (p == NULL)
         return;
+    if (gen == 0) { /* a mapping of a forked child's own (create.c) */
+        mv_child_unmap(p, nbytes);
+        return;
+    }
     if (gen == mv_block_gen && cached_bytes + nbytes <= CACHE_BYTES) {
         blk_class *c = find_class(nbytes);
         if (c == NULL)

@@ -10,7 +10,6 @@
 #include <Python.h>
 #include <string.h>
 #include "bridge.h"
-#include "forkgate/gate.h"
 
 #define MV_SHAPE_INLINE 4 /* dimensions whose shape and strides an array object holds itself */
 
@@ -111,20 +110,31 @@ enum { MV_SK_NONE = 0, MV_SK_BOOL, MV_SK_INT, MV_SK_UINT, MV_SK_FLOAT, MV_SK_COM
  * giving the GIL up and taking it back costs more than the work. */
 #define MV_NOGIL_MIN (1 << 16)
 
-/* NOGIL(cond, stmt) runs stmt without the GIL when cond holds, passing the
- * fork gate meanwhile (forkgate/gate.h): a fork waits for it to finish. */
+/* NOGIL(cond, stmt) runs stmt without the GIL when cond holds. */
 #define NOGIL(cond, stmt)             \
     do {                              \
         if (cond) {                   \
             Py_BEGIN_ALLOW_THREADS    \
-            mv_gate_enter();          \
             stmt;                     \
-            mv_gate_leave();          \
             Py_END_ALLOW_THREADS      \
         } else {                      \
             stmt;                     \
         }                             \
     } while (0)
+
+/* fork.c: mv_in_child is set in a process forked after memview was loaded, where
+ * no C may call Go. mv_go_usable says whether Go may be called; mv_check_go
+ * raises the fork's RuntimeError (and returns -1) where it may not;
+ * mv_raise_forked raises it naming what needed Go and returns NULL. */
+extern int mv_in_child;
+extern void (*mv_fork_child_hook)(void);
+static inline int
+mv_go_usable(void)
+{
+    return !mv_in_child;
+}
+int mv_check_go(void);
+PyObject *mv_raise_forked(const char *what);
 /* mv_pending_stream is the CUDA stream with work still pending on the array's
  * memory (CAI "stream" numbering: 1 legacy default, 2 per-thread, else a
  * CUstream), or 0 for none: kept with the memory, in Go, shared by every view.
@@ -164,6 +174,12 @@ void mv_undo_fresh_handles(void);
  * Go the import (a Py_buffer of its own) and returns the new handle, 0 with an
  * exception. mv_import_free releases and frees *v and sets it NULL. */
 PyObject *mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags);
+/* mv_import_as is mv_import_fast with the layout given (strides NULL: C order)
+ * and items of format (a forked child's pickles); mv_install_import_formats
+ * describes the basic formats once, at install (0, or -1 with an exception). */
+PyObject *mv_import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *shape, const Py_ssize_t *strides,
+                       const char *format, int readonly, int flags);
+int mv_install_import_formats(void);
 /* dlpack_import.c: mv_dl_is_keeper says whether o owns a DLPack tensor
  * imported without Go (the exporter of such an array's import). */
 int mv_dl_is_keeper(PyObject *o);
@@ -224,25 +240,40 @@ PyObject *mv_selftest_c_layout(PyObject *mod, PyObject *args); /* selftest.c's _
 PyObject *mv_raise(const mv_err *e);
 /* mv_check_live raises ValueError for a released array; returns 0 if live. */
 int mv_check_live(MVArray *a);
-/* fork.c: mv_install_fork_handlers registers the pthread_atfork handlers once.
- * mv_check_go raises RuntimeError (and returns -1) in a child forked while Go
- * work could not be stopped, where no Go may run; mv_go_usable says the same
- * without raising. */
+/* hostwork.c: memview's own host work in C, for a forked child (fork.c).
+ * mv_child_map maps nbytes of zero-filled memory of the child's own (NULL with
+ * MemoryError); mv_child_unmap gives it back. mv_host_assign copies src (strides
+ * ss, 0 on broadcast axes) into dst as if through a temporary; mv_host_broadcast
+ * gives the strides that read a layout as an array of shape dshape (ValueError
+ * when it does not broadcast); mv_host_order_strides the strides of a dense copy
+ * of a in order 'C', 'F', 'A' or 'K'. Each returns 0, or -1 with an exception.
+ * create.c: mv_child_empty and mv_child_copy make arrays there; views.c:
+ * mv_child_view (an encoded key, as _core.view takes it), mv_child_transpose,
+ * mv_child_reshape and mv_child_readonly make views there, raising the errors
+ * the facade's slow paths leave to Go elsewhere. */
+void *mv_child_map(Py_ssize_t nbytes);
+void mv_child_unmap(void *p, Py_ssize_t nbytes);
+int mv_host_assign(char *dst, const Py_ssize_t *ds, const char *src, const Py_ssize_t *ss, const Py_ssize_t *shape,
+                   int nd, Py_ssize_t itemsize);
+int mv_host_broadcast(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, int dnd, const Py_ssize_t *dshape,
+                      Py_ssize_t *out);
+int mv_host_order_strides(const struct mv_array_s *a, char order, Py_ssize_t *strides);
+int mv_install_hostwork(PyObject *mod);
+PyObject *mv_child_empty(int nd, const Py_ssize_t *shape, const char *dtype, char order);
+PyObject *mv_child_copy(struct mv_array_s *a, char order);
+PyObject *mv_child_view(struct mv_array_s *a, PyObject *enc);
+PyObject *mv_child_transpose(struct mv_array_s *a, PyObject *axes);
+PyObject *mv_child_reshape(struct mv_array_s *a, PyObject *shape);
+PyObject *mv_child_readonly(struct mv_array_s *a);
+
+/* fork.c: mv_install_fork_handlers registers the pthread_atfork handler once.
+ * gopy_gate.c: mv_gate_gopy_module wraps every function of gopy's extension
+ * module (by its import name) in the fork check; 0 or -1 with an exception. */
 int mv_install_fork_handlers(void);
+int mv_gate_gopy_module(const char *module);
 /* memory.c: adds memview.Buffer, memview.Builder and the pool functions to the
  * module; 0 or -1 with an exception. */
 int mv_install_memory(PyObject *mod);
-int mv_check_go(void);
-int mv_go_usable(void);
-int mv_fork_selftest_scan_bit(int on);
-/* fork.c: forked children find the heap's lock held (1) or what the fork left
- * (0), for the test build; returns whether the heap's lock word is known. */
-int mv_fork_selftest_child_finds(int what);
-/* fork.c: (quiet, idle looked at, busy at fork) of the last fork's wait for a
- * quiet runtime, for the test build: quiet 1, quiet but for a busy P 2, timed
- * out 0, not looked at -1; then, in a child, whether another P was busy at the
- * fork (1, 0, or -1 when not looked at). */
-PyObject *mv_fork_selftest_last_wait(void);
 /* dlpack.c: use PyObject_VectorcallMethod to ask producers (on, where the
  * interpreter has it) or the bound-method fallback (off); returns whether the
  * vectorcall is in use. For the test build. */

@@ -162,17 +162,24 @@ shape_arg(PyObject *o, Py_ssize_t *shape)
 }
 
 /* block_array makes an array of the given layout over a new block (contiguous
- * in order 'C' or 'F'); NULL without an exception when the cache cannot serve
- * it (too large, empty, a pool it does not serve). */
+ * in order 'C' or 'F', or with the dense strides given); NULL without an
+ * exception when the cache cannot serve it (too large, empty, a pool it does not
+ * serve). In a forked child (fork.c) it serves any size: a block of the cache if
+ * it has one free, else a mapping of the child's own (block_gen 0, unmapped when
+ * the array goes: blocks.c). */
 static MVArray *
-block_array(int nd, const Py_ssize_t *shape, char order, Py_ssize_t itemsize, const char *format,
-            const char *dtype, const char *typestr)
+block_array(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, char order, Py_ssize_t itemsize,
+            const char *format, const char *dtype, const char *typestr)
 {
     Py_ssize_t nbytes = itemsize;
     for (int k = 0; k < nd; k++)
-        if (__builtin_mul_overflow(nbytes, shape[k], &nbytes))
+        if (__builtin_mul_overflow(nbytes, shape[k], &nbytes)) {
+            if (!mv_go_usable())
+                PyErr_SetString(PyExc_ValueError, "memview: array is too big");
             return NULL;
-    if (nbytes <= 0 || nbytes > MV_BLOCK_MAX)
+        }
+    int cached = nbytes > 0 && nbytes <= MV_BLOCK_MAX;
+    if (!cached && mv_go_usable())
         return NULL;
     PyTypeObject *tp = (PyTypeObject *)(mv_array_type ? mv_array_type : mv_array_base_type);
     allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
@@ -192,17 +199,22 @@ block_array(int nd, const Py_ssize_t *shape, char order, Py_ssize_t itemsize, co
         for (int i = 0; i < nd; i++) {
             int k = order == 'F' ? i : nd - 1 - i;
             a->shape[k] = shape[k];
-            a->strides[k] = sd;
+            a->strides[k] = strides ? strides[k] : sd;
             sd *= shape[k];
         }
     }
-    void *p = mv_block_take(nbytes);
+    unsigned gen = mv_block_gen;
+    void *p = cached ? mv_block_take(nbytes) : NULL;
+    if (p == NULL && !PyErr_Occurred() && !mv_go_usable()) {
+        p = mv_child_map(nbytes);
+        gen = 0;
+    }
     if (p == NULL) {
         Py_DECREF(a);
         return NULL; /* with an exception where Go failed */
     }
     a->block = p;
-    a->block_gen = mv_block_gen;
+    a->block_gen = gen;
     a->buf = p;
     a->len = nbytes;
     a->itemsize = itemsize;
@@ -316,12 +328,12 @@ create(PyObject *fallback, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     Py_ssize_t shape[MV_MAXDIM];
     int nd = shape_arg(v[0], shape);
     int idx = nd < 0 ? -1 : resolve_dtype(v[1]);
-    if (idx < 0 || mv_check_go() < 0) {
+    if (idx < 0) {
         PyErr_Clear();
         return slow(fallback, NULL, args, nargs, kwnames);
     }
     const create_info *f = &infos[idx];
-    MVArray *a = block_array(nd, shape, order, f->itemsize, f->format, f->dtype, f->typestr);
+    MVArray *a = block_array(nd, shape, NULL, order, f->itemsize, f->format, f->dtype, f->typestr);
     if (a != NULL)
         return (PyObject *)a;
     if (!out_of_memory_or_none())
@@ -372,18 +384,62 @@ array_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         return slow(copy_fallback, self, args, nargs, kwnames);
     if (order == 'C' ? !a->c_contig : !a->f_contig)
         return slow(copy_fallback, self, args, nargs, kwnames);
-    if (mv_check_go() < 0)
-        return NULL;
     Py_ssize_t shape[MV_MAXDIM];
     for (int k = 0; k < a->ndim; k++)
         shape[k] = a->shape[k];
-    MVArray *c = block_array(a->ndim, shape, order, a->itemsize, a->format, a->dtype, a->typestr);
+    MVArray *c = block_array(a->ndim, shape, NULL, order, a->itemsize, a->format, a->dtype, a->typestr);
     if (c == NULL) {
         if (!out_of_memory_or_none())
             return NULL;
         return slow(copy_fallback, self, args, nargs, kwnames);
     }
     memcpy(c->buf, a->buf, (size_t)a->len);
+    return (PyObject *)c;
+}
+
+/* ---- a forked child (fork.c): arrays of any size without Go ---- */
+
+/* mv_child_empty makes a zero-filled host array of dtype (a name the parent
+ * resolved: the table above) in order 'C' or 'F'. */
+PyObject *
+mv_child_empty(int nd, const Py_ssize_t *shape, const char *dtype, char order)
+{
+    PyObject *name = PyUnicode_FromString(dtype);
+    if (name == NULL)
+        return NULL;
+    int idx = info_for_name(name);
+    Py_DECREF(name);
+    if (idx < 0) {
+        char what[160];
+        PyOS_snprintf(what, sizeof what, "the dtype %.100s, which this process's parent never made,", dtype);
+        return mv_raise_forked(what);
+    }
+    if (order != 'C' && order != 'F') {
+        PyErr_Format(PyExc_ValueError, "memview: order must be 'C' or 'F', not '%c'", order);
+        return NULL;
+    }
+    const create_info *f = &infos[idx];
+    return (PyObject *)block_array(nd, shape, NULL, order, f->itemsize, f->format, f->dtype, f->typestr);
+}
+
+/* mv_child_copy makes a copy of the host array a in order 'C', 'F', 'A' or 'K'. */
+PyObject *
+mv_child_copy(MVArray *a, char order)
+{
+    Py_ssize_t strides[MV_MAXDIM];
+    if (mv_host_order_strides(a, order, strides) < 0)
+        return NULL;
+    MVArray *c = block_array(a->ndim, a->shape, strides, 'C', a->itemsize, a->format, a->dtype, a->typestr);
+    if (c == NULL)
+        return NULL;
+    int rc;
+    NOGIL(a->len >= MV_NOGIL_MIN, rc = mv_host_assign(c->buf, c->strides, a->buf, a->strides, a->shape, a->ndim,
+                                                       a->itemsize));
+    if (rc < 0) {
+        Py_DECREF(c);
+        return NULL;
+    }
+    mv_contiguity(c->ndim, c->shape, c->strides, c->len / c->itemsize, c->itemsize, &c->c_contig, &c->f_contig);
     return (PyObject *)c;
 }
 
@@ -441,9 +497,38 @@ static PyMethodDef create_setters[] = {
     {NULL},
 };
 
+/* The dtypes a forked child can make arrays of without having seen them in its
+ * parent: every basic one (a child cannot ask Go for more). */
+static const char *const basic_dtypes[] = {
+    "bool",    "int8",    "int16",   "int32",   "int64",     "uint8",      "uint16",
+    "uint32",  "uint64",  "float16", "float32", "float64",   "complex64",  "complex128",
+};
+/* and their PEP 3118 formats, as pickles name them (those Go takes as names) */
+static const char *const basic_formats[] = {
+    "?", "b", "B", "h", "H", "i", "I", "l", "L", "q", "Q", "e", "f", "d", "Zf", "Zd",
+};
+
 int
 mv_install_create(PyObject *mod)
 {
+    for (size_t k = 0; k < sizeof basic_dtypes / sizeof basic_dtypes[0]; k++) {
+        PyObject *n = PyUnicode_FromString(basic_dtypes[k]);
+        if (n == NULL)
+            return -1;
+        int idx = info_for_name(n);
+        Py_DECREF(n);
+        if (idx < 0) {
+            PyErr_Format(PyExc_SystemError, "memview: the Go core does not know the dtype %s", basic_dtypes[k]);
+            return -1;
+        }
+    }
+    for (size_t k = 0; k < sizeof basic_formats / sizeof basic_formats[0]; k++) {
+        PyObject *n = PyUnicode_FromString(basic_formats[k]);
+        if (n == NULL)
+            return -1;
+        info_for_name(n); /* one Go does not take is left out */
+        Py_DECREF(n);
+    }
     static const char *attrs[] = {"empty_fast", "zeros_fast"};
     PyObject *modname = PyUnicode_FromString("memview");
     if (modname == NULL)

@@ -26,10 +26,11 @@ typedef struct {
     char typestr[16];
 } fmt_info;
 
-#define NFMT 64
+#define NFMT 96
 static fmt_info fmt_cache[NFMT];
 static int nfmt;
 static int fmt_next; /* the entry a miss replaces once the cache is full (round robin) */
+static int fmt_pinned; /* the first entries, asked of Go at install, are never replaced */
 
 char *
 mv_pymem_strdup(const char *s)
@@ -48,12 +49,10 @@ mv_pymem_strdup(const char *s)
 static const fmt_info *
 format_info(const char *format)
 {
-    if (!mv_go_usable())
-        return NULL; /* the slow path raises the fork's RuntimeError */
     for (int k = 0; k < nfmt; k++)
         if (strcmp(fmt_cache[k].key, format) == 0)
             return &fmt_cache[k];
-    if (strlen(format) > 256)
+    if (strlen(format) > 256 || !mv_go_usable()) /* a forked child cannot ask Go (fork.c) */
         return NULL;
     mv_meta m;
     mv_err e;
@@ -62,8 +61,8 @@ format_info(const char *format)
         return NULL;
     int slot = nfmt;
     if (nfmt == NFMT) {
-        slot = fmt_next;
-        fmt_next = (fmt_next + 1) % NFMT;
+        slot = fmt_pinned + fmt_next;
+        fmt_next = (fmt_next + 1) % (NFMT - fmt_pinned);
         PyMem_Free(fmt_cache[slot].key);
         PyMem_Free(fmt_cache[slot].format);
         PyMem_Free(fmt_cache[slot].dtype);
@@ -116,31 +115,53 @@ mv_contiguity(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssi
     }
 }
 
-PyObject *
-mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags)
+/* The formats every exporter uses for the basic types, described once at
+ * install, so that a forked child imports them too. */
+static const char *const basic_formats[] = {
+    "?", "b", "B", "h", "H", "i", "I", "l", "L", "q", "Q", "n", "N", "e", "f", "d", "Zf", "Zd", "c",
+    "<?", "<b", "<B", "<h", "<H", "<i", "<I", "<l", "<L", "<q", "<Q", "<e", "<f", "<d", "<Zf", "<Zd",
+    "=?", "=b", "=B", "=h", "=H", "=i", "=I", "=l", "=L", "=q", "=Q", "=e", "=f", "=d",
+    "@?", "@b", "@B", "@h", "@H", "@i", "@I", "@l", "@L", "@q", "@Q", "@e", "@f", "@d",
+};
+
+int
+mv_install_import_formats(void)
 {
-    int nd = view->ndim;
-    if (nd < 0 || nd > MV_MAXDIM || (nd > 0 && view->shape == NULL) || view->itemsize <= 0)
+    for (size_t k = 0; k < sizeof basic_formats / sizeof basic_formats[0]; k++)
+        if (format_info(basic_formats[k]) == NULL && PyErr_Occurred())
+            return -1; /* out of memory; a format Go does not read is left out */
+    fmt_pinned = nfmt;
+    return 0;
+}
+
+/* import_as makes an array over view's memory (taking view) laid out as nd,
+ * shape, strides (NULL: C-contiguous) with items of format, which must be
+ * itemsize bytes (-1: what the format says). */
+static PyObject *
+import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *vshape, const Py_ssize_t *vstrides,
+          const char *format, Py_ssize_t vitemsize, int readonly, int flags)
+{
+    if (nd < 0 || nd > MV_MAXDIM || (nd > 0 && vshape == NULL) || vitemsize == 0 || vitemsize < -1)
         return NULL;
-    const fmt_info *fi = format_info(view->format ? view->format : "B");
-    if (fi == NULL || fi->itemsize != view->itemsize)
+    const fmt_info *fi = format_info(format);
+    if (fi == NULL || (vitemsize != -1 && fi->itemsize != vitemsize))
         return NULL;
     Py_ssize_t itemsize = fi->itemsize;
     Py_ssize_t strides[MV_MAXDIM];
     /* C-contiguous strides where the exporter gives none (NewLayout's rule) */
     Py_ssize_t sd = itemsize;
     for (int k = nd - 1; k >= 0; k--) {
-        Py_ssize_t n = view->shape[k];
+        Py_ssize_t n = vshape[k];
         if (n < 0)
             return NULL;
-        strides[k] = view->strides ? view->strides[k] : sd;
+        strides[k] = vstrides ? vstrides[k] : sd;
         if (n > 0 && __builtin_mul_overflow(sd, n, &sd))
             return NULL;
     }
     Py_ssize_t count = 1, size = 1, imin = 0, imax = 0, bytes;
     Py_ssize_t mask = (itemsize & (itemsize - 1)) == 0 ? itemsize - 1 : -1; /* a power of two: no division */
     for (int k = 0; k < nd; k++) {
-        Py_ssize_t n = view->shape[k], d;
+        Py_ssize_t n = vshape[k], d;
         if (mask >= 0 ? (strides[k] & mask) != 0 : strides[k] % itemsize != 0)
             return NULL;
         size *= n;
@@ -176,7 +197,7 @@ mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags)
             return PyErr_NoMemory();
         }
         for (int k = 0; k < nd; k++) {
-            a->shape[k] = view->shape[k];
+            a->shape[k] = vshape[k];
             a->strides[k] = strides[k];
         }
     }
@@ -199,6 +220,20 @@ mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags)
     a->import_flags = flags;
     a->import = view; /* owned from here on */
     return (PyObject *)a;
+}
+
+PyObject *
+mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags)
+{
+    return import_as(obj, view, view->ndim, view->shape, view->strides, view->format ? view->format : "B",
+                     view->itemsize, readonly, flags);
+}
+
+PyObject *
+mv_import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *shape, const Py_ssize_t *strides,
+             const char *format, int readonly, int flags)
+{
+    return import_as(obj, view, nd, shape, strides, format, -1, readonly, flags);
 }
 
 /* same_layout: the exporter gave Go the buffer it gave the array. */

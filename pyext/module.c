@@ -25,6 +25,25 @@ live_array(PyObject *o, const char *what)
     return mv_array_handle(a) == 0 ? NULL : a;
 }
 
+/* host_array: o as a live host array for the forked child's paths, which hand
+ * nothing to Go; NULL with an exception otherwise. */
+static MVArray *
+host_array(PyObject *o, const char *what)
+{
+    if (!mv_is_array(o)) {
+        PyErr_Format(PyExc_TypeError, "memview: %s must be a memview.Array", what);
+        return NULL;
+    }
+    MVArray *a = (MVArray *)o;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    if (a->device_kind != MV_DEV_CPU) {
+        mv_raise_forked("work on CUDA memory");
+        return NULL;
+    }
+    return a;
+}
+
 /* The UTF-8 text of a dtype name or format: a str without NUL characters
  * (which C would cut the name at), else TypeError in NumPy's words. */
 static const char *
@@ -145,8 +164,6 @@ finish_view(int rc, const mv_meta *m, const mv_err *e, MVArray *parent)
 static PyObject *
 core_empty(PyObject *mod, PyObject *args)
 {
-    if (mv_check_go() < 0)
-        return NULL;
     PyObject *shape_t, *dtype_o, *order_o;
     const char *dtype, *order, *device = NULL;
     unsigned long long pool = 0;
@@ -166,6 +183,16 @@ core_empty(PyObject *mod, PyObject *args)
     int n = int64_tuple(shape_t, shape, "shape");
     if (n < 0)
         return NULL;
+    if (!mv_go_usable()) {
+        if ((device != NULL && strcmp(device, "cpu") != 0) || pool != 0)
+            return mv_raise_forked("memory on a device or from a pool");
+        for (int k = 0; k < n; k++)
+            if (shape[k] < 0) {
+                PyErr_SetString(PyExc_ValueError, "memview: negative dimensions are not allowed");
+                return NULL;
+            }
+        return mv_child_empty(n, (Py_ssize_t *)shape, dtype, order[0]);
+    }
     mv_meta m;
     mv_err e;
     int rc;
@@ -192,8 +219,6 @@ mv_release_import(void *token)
 static PyObject *
 core_from_buffer(PyObject *mod, PyObject *args)
 {
-    if (mv_check_go() < 0)
-        return NULL;
     PyObject *obj;
     int writable, go = 0;
     if (!PyArg_ParseTuple(args, "Oi|p", &obj, &writable, &go))
@@ -249,6 +274,11 @@ core_from_buffer(PyObject *mod, PyObject *args)
             PyMem_Free(view);
         }
         return fast;
+    }
+    if (!mv_go_usable()) {
+        PyBuffer_Release(view);
+        PyMem_Free(view);
+        return mv_raise_forked("importing this buffer (its format or layout)");
     }
     /* An exporter asked for PyBUF_FULL_RO fills shape whenever ndim > 0; be
      * lenient with one that does not and read it as bytes. */
@@ -332,8 +362,6 @@ core_from_cai(PyObject *mod, PyObject *args)
 static PyObject *
 dtype_info(PyObject *arg, int as_format)
 {
-    if (mv_check_go() < 0)
-        return NULL;
     const char *name = dtype_arg(arg);
     if (name == NULL)
         return NULL;
@@ -349,27 +377,11 @@ dtype_info(PyObject *arg, int as_format)
     return r;
 }
 
-/* dtype_info(name) -> (name, itemsize, typestr, format) of a dtype name, typestr or format */
-static PyObject *
-core_dtype_info(PyObject *mod, PyObject *arg)
-{
-    return dtype_info(arg, 0);
-}
-
-/* format_info(format) -> the same for a PEP 3118 format (an exporter's), read
- * as struct reads it ("<l" is 4 bytes) */
-static PyObject *
-core_format_info(PyObject *mod, PyObject *arg)
-{
-    return dtype_info(arg, 1);
-}
 
 /* dtype_desc(name) -> str: the JSON item descriptor of a dtype (see format_bridge.go) */
 static PyObject *
-core_dtype_desc(PyObject *mod, PyObject *arg)
+dtype_desc(PyObject *arg, int unused)
 {
-    if (mv_check_go() < 0)
-        return NULL;
     const char *name = dtype_arg(arg);
     if (name == NULL)
         return NULL;
@@ -380,6 +392,92 @@ core_dtype_desc(PyObject *mod, PyObject *arg)
     PyObject *r = PyUnicode_FromString(out);
     free(out);
     return r;
+}
+
+/* What Go answered about dtypes (dtype_info, format_info, dtype_desc), by
+ * (question, argument): asked once, and known in a forked child, which cannot
+ * ask Go (fork.c). The basic dtypes and formats are asked at install
+ * (memo_basics). */
+static PyObject *dtype_memo;
+#define MEMO_MAX 4096
+
+static PyObject *
+memoized(int which, PyObject *arg, PyObject *(*ask)(PyObject *, int), int as_format)
+{
+    if (!PyUnicode_Check(arg))
+        return ask(arg, as_format); /* the TypeError, raised before Go */
+    if (dtype_memo == NULL && (dtype_memo = PyDict_New()) == NULL)
+        return NULL;
+    PyObject *key = Py_BuildValue("(iO)", which, arg);
+    if (key == NULL)
+        return NULL;
+    PyObject *r = PyUnicode_CheckExact(arg) ? PyDict_GetItemWithError(dtype_memo, key) : NULL;
+    if (r != NULL || PyErr_Occurred()) {
+        Py_DECREF(key);
+        return Py_XNewRef(r);
+    }
+    if (!mv_go_usable()) {
+        Py_DECREF(key);
+        char what[200];
+        PyOS_snprintf(what, sizeof what, "reading the dtype %.120s, which this process's parent never read,",
+                      PyUnicode_Check(arg) ? PyUnicode_AsUTF8AndSize(arg, NULL) : "(not a str)");
+        PyErr_Clear();
+        return mv_raise_forked(what);
+    }
+    r = ask(arg, as_format);
+    if (r != NULL && PyUnicode_CheckExact(arg) && PyDict_Size(dtype_memo) < MEMO_MAX &&
+        PyDict_SetItem(dtype_memo, key, r) < 0)
+        Py_CLEAR(r);
+    Py_DECREF(key);
+    return r;
+}
+
+/* dtype_info(name) -> (name, itemsize, typestr, format) of a dtype name, typestr or format */
+static PyObject *
+core_dtype_info(PyObject *mod, PyObject *arg)
+{
+    return memoized(0, arg, dtype_info, 0);
+}
+
+/* format_info(format) -> the same for a PEP 3118 format (an exporter's), read
+ * as struct reads it ("<l" is 4 bytes) */
+static PyObject *
+core_format_info(PyObject *mod, PyObject *arg)
+{
+    return memoized(1, arg, dtype_info, 1);
+}
+
+/* dtype_desc(name) -> str: the JSON item descriptor of a dtype (see format_bridge.go) */
+static PyObject *
+core_dtype_desc(PyObject *mod, PyObject *arg)
+{
+    return memoized(2, arg, dtype_desc, 0);
+}
+
+/* memo_basics asks Go about the basic dtypes once, by name and by format. */
+static int
+memo_basics(void)
+{
+    static const char *const names[] = {
+        "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+        "float16", "float32", "float64", "complex64", "complex128",
+        "?", "b", "B", "h", "H", "i", "I", "l", "L", "q", "Q", "e", "f", "d", "Zf", "Zd",
+        "<i", "<l", "<q", "<d", "<f", "<h", "<b", "<B", "<H", "<I", "<L", "<Q", "<?", "<e",
+    };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        PyObject *n = PyUnicode_FromString(names[k]);
+        if (n == NULL)
+            return -1;
+        for (int which = 0; which < 3; which++) {
+            PyObject *r = which == 0 ? memoized(0, n, dtype_info, 0)
+                        : which == 1 ? memoized(1, n, dtype_info, 1) : memoized(2, n, dtype_desc, 0);
+            if (r == NULL)
+                PyErr_Clear(); /* a spelling Go does not take in that role */
+            Py_XDECREF(r);
+        }
+        Py_DECREF(n);
+    }
+    return 0;
 }
 
 /* cuda_device_count() -> int; 0 where there is no driver or device */
@@ -399,11 +497,13 @@ core_cuda_device_count(PyObject *mod, PyObject *unused)
 static PyObject *
 core_view(PyObject *mod, PyObject *args)
 {
-    if (mv_check_go() < 0)
-        return NULL;
     PyObject *o, *key;
     if (!PyArg_ParseTuple(args, "OO!", &o, &PyTuple_Type, &key))
         return NULL;
+    if (!mv_go_usable()) {
+        MVArray *h = host_array(o, "array");
+        return h ? mv_child_view(h, key) : NULL;
+    }
     MVArray *a = live_array(o, "array");
     if (a == NULL)
         return NULL;
@@ -448,8 +548,13 @@ array_and_ints(PyObject *args, int64_t *out, int *n, const char *what)
 static PyObject *
 core_transpose(PyObject *mod, PyObject *args)
 {
-    if (mv_check_go() < 0)
-        return NULL;
+    PyObject *o, *t;
+    if (!mv_go_usable()) {
+        if (!PyArg_ParseTuple(args, "OO!", &o, &PyTuple_Type, &t))
+            return NULL;
+        MVArray *h = host_array(o, "array");
+        return h ? mv_child_transpose(h, t) : NULL;
+    }
     int64_t axes[MV_MAXDIM];
     int n;
     MVArray *a = array_and_ints(args, axes, &n, "axes");
@@ -465,8 +570,13 @@ core_transpose(PyObject *mod, PyObject *args)
 static PyObject *
 core_reshape(PyObject *mod, PyObject *args)
 {
-    if (mv_check_go() < 0)
-        return NULL;
+    PyObject *o, *t;
+    if (!mv_go_usable()) {
+        if (!PyArg_ParseTuple(args, "OO!", &o, &PyTuple_Type, &t))
+            return NULL;
+        MVArray *h = host_array(o, "array");
+        return h ? mv_child_reshape(h, t) : NULL;
+    }
     int64_t shape[MV_MAXDIM];
     int n;
     MVArray *a = array_and_ints(args, shape, &n, "shape");
@@ -482,8 +592,10 @@ core_reshape(PyObject *mod, PyObject *args)
 static PyObject *
 core_readonly_view(PyObject *mod, PyObject *o)
 {
-    if (mv_check_go() < 0)
-        return NULL;
+    if (!mv_go_usable()) {
+        MVArray *h = host_array(o, "array");
+        return h ? mv_child_readonly(h) : NULL;
+    }
     MVArray *a = live_array(o, "array");
     if (a == NULL)
         return NULL;
@@ -501,13 +613,26 @@ core_readonly_view(PyObject *mod, PyObject *o)
 static PyObject *
 core_copy(PyObject *mod, PyObject *args)
 {
-    if (mv_check_go() < 0)
-        return NULL;
     PyObject *o;
     const char *order, *device = "";
     unsigned long long stream = 0, pool = 0;
     if (!PyArg_ParseTuple(args, "Os|sO&O&", &o, &order, &device, u64_arg, &stream, u64_arg, &pool))
         return NULL;
+    if (!mv_go_usable()) {
+        MVArray *h = host_array(o, "array");
+        if (h == NULL)
+            return NULL;
+        if ((device[0] != 0 && strcmp(device, "cpu") != 0) || pool != 0 || stream != 0)
+            return mv_raise_forked("a copy to a device, from a pool or on a stream");
+        if (strlen(order) != 1) {
+            PyErr_Format(PyExc_ValueError, "memview: order must be 'C', 'F', 'A' or 'K', not '%s'", order);
+            return NULL;
+        }
+        h->busy++;
+        PyObject *c = mv_child_copy(h, order[0]);
+        h->busy--;
+        return c;
+    }
     MVArray *a = live_array(o, "array");
     if (a == NULL)
         return NULL;
@@ -521,18 +646,50 @@ core_copy(PyObject *mod, PyObject *args)
     return finish(rc, &m, &e, NULL);
 }
 
+/* child_copyto is copyto in a forked child: host arrays, CopyInto's rules. */
+static PyObject *
+child_copyto(PyObject *d, PyObject *s, unsigned long long stream)
+{
+    MVArray *dst = host_array(d, "destination"), *src = dst ? host_array(s, "source") : NULL;
+    if (src == NULL)
+        return NULL;
+    if (stream != 0)
+        return mv_raise_forked("a copy on a stream");
+    if (dst->itemsize != src->itemsize || strcmp(dst->dtype, src->dtype) != 0) {
+        PyErr_Format(PyExc_TypeError, "memview: copy of %s into %s", src->dtype, dst->dtype);
+        return NULL;
+    }
+    if (dst->readonly) {
+        PyErr_SetString(PyExc_ValueError, "memview: copy into a read-only array");
+        return NULL;
+    }
+    Py_ssize_t ss[MV_MAXDIM];
+    if (mv_host_broadcast(src->ndim, src->shape, src->strides, dst->ndim, dst->shape, ss) < 0)
+        return NULL;
+    int rc;
+    dst->busy++;
+    src->busy++;
+    NOGIL(dst->len >= MV_NOGIL_MIN,
+          rc = mv_host_assign(dst->buf, dst->strides, src->buf, ss, dst->shape, dst->ndim, dst->itemsize));
+    dst->busy--;
+    src->busy--;
+    if (rc < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 /* copyto(dst, src, stream=0): strided copy with broadcasting, between any devices;
  * overlap-safe. Device-only work is left pending on the stream, which every view
  * of either operand's memory then reports. */
 static PyObject *
 core_copyto(PyObject *mod, PyObject *args)
 {
-    if (mv_check_go() < 0)
-        return NULL;
     PyObject *d, *s;
     unsigned long long stream = 0;
     if (!PyArg_ParseTuple(args, "OO|O&", &d, &s, u64_arg, &stream))
         return NULL;
+    if (!mv_go_usable())
+        return child_copyto(d, s, stream);
     MVArray *dst = live_array(d, "destination");
     if (dst == NULL)
         return NULL;
@@ -556,14 +713,37 @@ core_copyto(PyObject *mod, PyObject *args)
 static PyObject *
 core_fill(PyObject *mod, PyObject *args)
 {
-    if (mv_check_go() < 0)
-        return NULL;
     PyObject *o;
     const char *item;
     Py_ssize_t n;
     unsigned long long stream = 0;
     if (!PyArg_ParseTuple(args, "Oy#|O&", &o, &item, &n, u64_arg, &stream))
         return NULL;
+    if (!mv_go_usable()) {
+        MVArray *h = host_array(o, "array");
+        if (h == NULL)
+            return NULL;
+        if (stream != 0)
+            return mv_raise_forked("a fill on a stream");
+        if (n != h->itemsize) {
+            PyErr_Format(PyExc_ValueError, "memview: fill with %zd bytes for %s items of %zd bytes", n, h->dtype,
+                         h->itemsize);
+            return NULL;
+        }
+        if (h->readonly) {
+            PyErr_SetString(PyExc_ValueError, "memview: fill of a read-only array");
+            return NULL;
+        }
+        Py_ssize_t zero[MV_MAXDIM] = {0};
+        int rc;
+        h->busy++;
+        NOGIL(h->len >= MV_NOGIL_MIN,
+              rc = mv_host_assign(h->buf, h->strides, item, zero, h->shape, h->ndim, h->itemsize));
+        h->busy--;
+        if (rc < 0)
+            return NULL;
+        Py_RETURN_NONE;
+    }
     MVArray *a = live_array(o, "array");
     if (a == NULL)
         return NULL;
@@ -581,8 +761,6 @@ core_fill(PyObject *mod, PyObject *args)
 static PyObject *
 core_release(PyObject *mod, PyObject *o)
 {
-    if (mv_check_go() < 0)
-        return NULL;
     if (!mv_is_array(o)) {
         PyErr_SetString(PyExc_TypeError, "memview: release needs a memview.Array");
         return NULL;
@@ -617,8 +795,9 @@ core_release(PyObject *mod, PyObject *o)
     }
     mv_import_free(&a->import);
     mv_block_drop(a, &a->block);
-    /* freeing CUDA memory may wait for the device */
-    if (h != 0)
+    /* freeing CUDA memory may wait for the device; a forked child never gives Go
+     * back what it inherited (fork.c): its exit reclaims it */
+    if (h != 0 && mv_go_usable())
         NOGIL(a->device_kind != MV_DEV_CPU, rc = mvgo_release(h, &e));
     mv_drop_hold(a); /* a C-level view: its base array may go now */
     if (rc != 0)
@@ -809,7 +988,9 @@ mv_install(void)
     }
     if (PyModule_AddIntConstant(mod, "MAXDIM", MV_MAXDIM) < 0 || mv_protocols_init(mod) < 0 ||
         mv_add_gopy_functions(mod) < 0 || mv_views_init(mod) < 0 ||
-        mv_install_blocks(mod) < 0 || mv_install_create(mod) < 0 || mv_add_selftests(mod) < 0 ||
+        mv_install_blocks(mod) < 0 || mv_install_create(mod) < 0 || mv_install_hostwork(mod) < 0 || memo_basics() < 0 || mv_install_import_formats() < 0 ||
+        mv_add_selftests(mod) < 0 ||
+        mv_gate_gopy_module("memview._ext._pyext") < 0 ||
         PyDict_SetItemString(modules, "memview._core", mod) < 0) {
         Py_DECREF(mod);
         goto fail;

@@ -7,14 +7,58 @@
 #include "protocols.h"
 #include "_cgo_export.h"
 
+/* child_from_bytes is from_bytes in a forked child (fork.c): the format must
+ * be one the C import knows without Go (import_fast.c). */
+static PyObject *
+child_from_bytes(PyObject *obj, int ndim, const int64_t *shape64, const char *format, char order, int writable)
+{
+    Py_buffer *view = PyMem_Calloc(1, sizeof(Py_buffer));
+    if (view == NULL)
+        return PyErr_NoMemory();
+    if (PyObject_GetBuffer(obj, view, PyBUF_ANY_CONTIGUOUS | (writable == 1 ? PyBUF_WRITABLE : 0)) < 0) {
+        PyMem_Free(view);
+        return NULL;
+    }
+    Py_ssize_t shape[MV_MAXDIM], strides[MV_MAXDIM];
+    for (int k = 0; k < ndim; k++)
+        shape[k] = (Py_ssize_t)shape64[k];
+    PyObject *a = mv_import_as(obj, view, ndim, shape, NULL, format, view->readonly || writable == 0,
+                               PyBUF_ANY_CONTIGUOUS);
+    if (a != NULL && order == 'F') {
+        /* the bytes are in Fortran order: the same memory with F strides */
+        MVArray *m = (MVArray *)a;
+        Py_ssize_t sd = m->itemsize;
+        for (int k = 0; k < ndim; k++) {
+            strides[k] = sd;
+            sd *= shape[k];
+        }
+        memcpy(m->strides, strides, (size_t)ndim * sizeof(Py_ssize_t));
+        mv_contiguity(ndim, m->shape, m->strides, m->len / m->itemsize, m->itemsize, &m->c_contig, &m->f_contig);
+        mv_dlpack_cache(m);
+    }
+    if (a != NULL && ((MVArray *)a)->len != view->len) {
+        Py_CLEAR(a);
+        PyErr_Format(PyExc_ValueError, "memview: %zd bytes for an array of shape and dtype %s", view->len, format);
+        return NULL; /* the array gave the buffer back */
+    }
+    if (a == NULL) {
+        PyBuffer_Release(view); /* the import did not take it */
+        PyMem_Free(view);
+        if (PyErr_Occurred())
+            return NULL;
+        char what[160];
+        PyOS_snprintf(what, sizeof what, "unpickling an array of format %.100s", format);
+        return mv_raise_forked(what);
+    }
+    return a;
+}
+
 /* from_bytes(obj, shape, dtype, order, writable) -> Array: obj's contiguous
  * bytes viewed as an array of dtype and shape laid out in order 'C' or 'F'.
  * writable: -1 as obj, 0 read-only, 1 writable (BufferError if obj is not). */
 static PyObject *
 core_from_bytes(PyObject *mod, PyObject *args)
 {
-    if (mv_check_go() < 0)
-        return NULL;
     PyObject *obj, *shape_t;
     const char *dtype, *order;
     int writable;
@@ -39,6 +83,8 @@ core_from_bytes(PyObject *mod, PyObject *args)
             return NULL;
         }
     }
+    if (!mv_go_usable())
+        return child_from_bytes(obj, (int)ndim, shape, dtype, order[0], writable);
     mv_meta info; /* itemsize and format of dtype */
     mv_err e;
     if (mvgo_dtype_info((char *)dtype, 1, &info, &e) != 0) /* the pickle names a PEP 3118 format */

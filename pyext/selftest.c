@@ -4,6 +4,15 @@
  * selftest.c — memview._core functions of the test build only (build.py test,
  * -tags memview_selftest); selftest_off.go stands in for them in the product.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dladdr */
+#endif
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "capi.h"
 #include "_cgo_export.h"
 
@@ -20,47 +29,102 @@ core_selftest_panic(PyObject *mod, PyObject *unused)
     Py_RETURN_NONE;
 }
 
-/* _selftest_fork_scan_bit(on) -> bool: while on, each fork's prepare leaves the
- * forking goroutine's scan bit set, as Go's sysmon holds it during a visit (the
- * parent clears it again); returns whether the forked-child repair is armed for
- * the next fork (fork.go found and checked the status word). */
-static PyObject *
-core_selftest_fork_scan_bit(PyObject *mod, PyObject *arg)
+/* ---- a forked child that enters Go crashes instead of hanging ----
+ *
+ * The test build makes the Go code of the extension unexecutable in every forked
+ * child, right after the fork (fork.c's child hook): any call into Go there then
+ * dies with SIGSEGV at once, where in a product build it could wait forever, so no
+ * test can miss an entry into Go. Every call from C into Go goes through cgo's
+ * crosscall2 and then the Go half of an exported function (_cgoexp_...); the
+ * range protected runs from the lowest to the highest of those, read from the
+ * extension's own dynamic symbol table, so it holds crosscall2 and every
+ * function Go exports. The Go linker lays its code out as one block, so nothing
+ * of the C in the extension lies inside it. */
+static uintptr_t go_text_lo, go_text_hi;
+static int go_text_kept; /* MEMVIEW_SELFTEST_GO_EXECUTABLE: leave it executable */
+
+/* cgo's C-to-Go entry (runtime/cgo), which every exported Go function's C half calls. */
+extern void crosscall2(void (*fn)(void *), void *a, int c, size_t ctxt);
+
+static int
+go_symbol(const char *name)
 {
-    int on = PyObject_IsTrue(arg);
-    if (on < 0)
-        return NULL;
-    return PyBool_FromLong(mv_fork_selftest_scan_bit(on));
+    return strncmp(name, "_cgoexp_", 8) == 0 || strcmp(name, "crosscall2") == 0 ||
+           strcmp(name, "_cgo_topofstack") == 0 || strcmp(name, "_cgo_panic") == 0;
 }
 
-/* _selftest_fork_last_wait() -> (quiet, idle_looked_at, busy_at_fork, p_taken_at_fork,
- * reacquired) of the last fork's wait: quiet 1, 2 (quiet but for a busy P), 0 (timed
- * out) or -1 (not looked at); in a child, whether a P other than the forking thread's
- * was busy at the fork and whether the monitor had taken the forking thread's P (-1:
- * not looked at); the times the wait entered Go again for a P. */
-static PyObject *
-core_selftest_fork_last_wait(PyObject *mod, PyObject *unused)
+/* find_go_text sets go_text_lo and go_text_hi (page-aligned, inward) from the
+ * .dynsym section of the extension's file; 0, or -1 with an exception. */
+static int
+find_go_text(void)
 {
-    return mv_fork_selftest_last_wait();
-}
-
-/* _selftest_fork_child_finds(what) -> bool: every forked child finds, at the
- * fork, what is named: "heap_lock" (the heap's lock held, as if a goroutine of
- * another thread held it) or None (what the fork left); returns whether that
- * can be found here (fork.go found the heap's lock word). */
-static PyObject *
-core_selftest_fork_child_finds(PyObject *mod, PyObject *arg)
-{
-    int what;
-    if (arg == Py_None)
-        what = 0;
-    else if (PyUnicode_Check(arg) && PyUnicode_CompareWithASCIIString(arg, "heap_lock") == 0)
-        what = 1;
-    else {
-        PyErr_SetString(PyExc_ValueError, "_selftest_fork_child_finds: 'heap_lock' or None");
-        return NULL;
+    Dl_info info;
+    if (dladdr((void *)&mv_add_selftests, &info) == 0 || info.dli_fname == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_selftest: dladdr found no file for the extension");
+        return -1;
     }
-    return PyBool_FromLong(mv_fork_selftest_child_finds(what));
+    int fd = open(info.dli_fname, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        if (fd >= 0)
+            close(fd);
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, info.dli_fname);
+        return -1;
+    }
+    const unsigned char *f = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (f == MAP_FAILED) {
+        PyErr_SetFromErrno(PyExc_OSError);
+        return -1;
+    }
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(f + eh->e_shoff);
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (int i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_type != SHT_DYNSYM)
+            continue;
+        const Elf64_Sym *sym = (const Elf64_Sym *)(f + sh[i].sh_offset);
+        const char *names = (const char *)(f + sh[sh[i].sh_link].sh_offset);
+        size_t n = sh[i].sh_size / sizeof(Elf64_Sym);
+        for (size_t k = 0; k < n; k++) {
+            if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC || sym[k].st_shndx == SHN_UNDEF ||
+                !go_symbol(names + sym[k].st_name))
+                continue;
+            if (sym[k].st_value < lo)
+                lo = sym[k].st_value;
+            if (sym[k].st_value + sym[k].st_size > hi)
+                hi = sym[k].st_value + sym[k].st_size;
+        }
+    }
+    munmap((void *)f, (size_t)st.st_size);
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), base = (uintptr_t)info.dli_fbase;
+    if (hi <= lo) {
+        PyErr_SetString(PyExc_RuntimeError, "_selftest: no Go functions in the extension's symbol table");
+        return -1;
+    }
+    go_text_kept = getenv("MEMVIEW_SELFTEST_GO_EXECUTABLE") != NULL;
+    go_text_lo = (base + lo + page - 1) & ~(page - 1);
+    go_text_hi = (base + hi) & ~(page - 1);
+    uintptr_t entry = (uintptr_t)(void *)&crosscall2;
+    if (!(go_text_lo <= entry && entry < go_text_hi)) {
+        PyErr_SetString(PyExc_RuntimeError, "_selftest: crosscall2 lies outside the Go code found");
+        return -1;
+    }
+    return 0;
+}
+
+static void
+protect_go_text(void)
+{
+    if (!go_text_kept)
+        mprotect((void *)go_text_lo, go_text_hi - go_text_lo, PROT_NONE);
+}
+
+/* _selftest_go_text() -> (start, end): the addresses a forked child protects */
+static PyObject *
+core_selftest_go_text(PyObject *mod, PyObject *unused)
+{
+    return Py_BuildValue("(KK)", (unsigned long long)go_text_lo, (unsigned long long)go_text_hi);
 }
 
 /* _selftest_dlpack_vectorcall(on) -> bool: from_dlpack asks producers with
@@ -76,13 +140,8 @@ core_selftest_dlpack_vectorcall(PyObject *mod, PyObject *arg)
 
 static PyMethodDef selftest_methods[] = {
     {"_selftest_panic", core_selftest_panic, METH_NOARGS, "raise SystemError from a recovered Go panic"},
-    {"_selftest_fork_scan_bit", core_selftest_fork_scan_bit, METH_O,
-     "_selftest_fork_scan_bit(on) -> bool: forks happen with the scan bit held"},
-    {"_selftest_fork_last_wait", core_selftest_fork_last_wait, METH_NOARGS,
-     "_selftest_fork_last_wait() -> (quiet, idle_looked_at, busy_at_fork, p_taken_at_fork, "
-     "reacquired): the last fork's wait"},
-    {"_selftest_fork_child_finds", core_selftest_fork_child_finds, METH_O,
-     "_selftest_fork_child_finds(what) -> bool: forked children find 'heap_lock' held"},
+    {"_selftest_go_text", core_selftest_go_text, METH_NOARGS,
+     "_selftest_go_text() -> (start, end): the Go code a forked child makes unexecutable"},
     {"_selftest_dlpack_vectorcall", core_selftest_dlpack_vectorcall, METH_O,
      "_selftest_dlpack_vectorcall(on) -> bool: how from_dlpack calls producers"},
     {"_c_layout", mv_selftest_c_layout, METH_VARARGS,
@@ -93,5 +152,8 @@ static PyMethodDef selftest_methods[] = {
 int
 mv_add_selftests(PyObject *mod)
 {
+    if (find_go_text() < 0)
+        return -1;
+    mv_fork_child_hook = protect_go_text;
     return PyModule_AddFunctions(mod, selftest_methods);
 }

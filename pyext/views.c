@@ -571,3 +571,121 @@ mv_views_init(PyObject *mod)
 {
     return PyModule_AddFunctions(mod, view_functions);
 }
+
+/* ---- views in a forked child (fork.c), where the facade's slow paths cannot
+ * ask Go: the same layouts, with the errors raised here ---- */
+
+/* decode_key turns _core.view's encoded key (memview/_array.py encode_key) back
+ * into an indexing key of ints, slices, Ellipsis and None. */
+static PyObject *
+decode_key(PyObject *enc)
+{
+    Py_ssize_t n = PyTuple_Size(enc);
+    PyObject *key = n < 0 ? NULL : PyTuple_New(n);
+    for (Py_ssize_t i = 0; key != NULL && i < n; i++) {
+        PyObject *it = PyTuple_GetItem(enc, i), *k = NULL;
+        long long f[7];
+        if (!PyTuple_Check(it) || PyTuple_Size(it) != 7) {
+            PyErr_SetString(PyExc_TypeError, "memview: malformed index key");
+            Py_CLEAR(key);
+            break;
+        }
+        for (int j = 0; j < 7; j++)
+            f[j] = PyLong_AsLongLong(PyTuple_GetItem(it, j));
+        if (PyErr_Occurred()) {
+            Py_CLEAR(key);
+            break;
+        }
+        if (f[0] == 0) {
+            k = PyLong_FromLongLong(f[1]);
+        } else if (f[0] == 1) {
+            PyObject *start = f[5] ? PyLong_FromLongLong(f[2]) : Py_NewRef(Py_None);
+            PyObject *stop = f[6] ? PyLong_FromLongLong(f[3]) : Py_NewRef(Py_None);
+            PyObject *step = f[4] ? PyLong_FromLongLong(f[4]) : Py_NewRef(Py_None);
+            k = start && stop && step ? PySlice_New(start, stop, step) : NULL;
+            Py_XDECREF(start);
+            Py_XDECREF(stop);
+            Py_XDECREF(step);
+        } else {
+            k = Py_NewRef(f[0] == 2 ? Py_Ellipsis : Py_None);
+        }
+        if (k == NULL) {
+            Py_CLEAR(key);
+            break;
+        }
+        PyTuple_SetItem(key, i, k);
+    }
+    return key;
+}
+
+static PyObject *
+shape_tuple(const MVArray *a)
+{
+    PyObject *t = PyTuple_New(a->ndim);
+    for (int k = 0; t != NULL && k < a->ndim; k++)
+        PyTuple_SetItem(t, k, PyLong_FromSsize_t(a->shape[k]));
+    return t;
+}
+
+PyObject *
+mv_child_view(MVArray *a, PyObject *enc)
+{
+    PyObject *key = decode_key(enc);
+    if (key == NULL)
+        return NULL;
+    mv_layout l;
+    int scalar;
+    int ok = mv_index_layout(a, key, &l, &scalar);
+    Py_DECREF(key);
+    if (ok)
+        return make_view(a, &l);
+    if (!PyErr_Occurred()) {
+        PyObject *shape = shape_tuple(a);
+        if (shape != NULL)
+            PyErr_Format(PyExc_IndexError,
+                         "memview: index out of bounds, or too many indices, for an array of shape %R", shape);
+        Py_XDECREF(shape);
+    }
+    return NULL;
+}
+
+PyObject *
+mv_child_transpose(MVArray *a, PyObject *axes)
+{
+    mv_layout l;
+    if (mv_transpose_layout(a, PyTuple_Size(axes) == 0 ? NULL : axes, &l))
+        return make_view(a, &l);
+    if (!PyErr_Occurred())
+        PyErr_Format(PyExc_ValueError, "memview: axes %R do not match an array of %d dimensions", axes, a->ndim);
+    return NULL;
+}
+
+PyObject *
+mv_child_reshape(MVArray *a, PyObject *shape)
+{
+    mv_layout l;
+    if (mv_reshape_layout(a, shape, &l))
+        return make_view(a, &l);
+    if (!PyErr_Occurred()) {
+        PyObject *from = shape_tuple(a);
+        if (from != NULL)
+            PyErr_Format(PyExc_ValueError, "memview: cannot reshape an array of shape %R into shape %R as a view",
+                         from, shape);
+        Py_XDECREF(from);
+    }
+    return NULL;
+}
+
+PyObject *
+mv_child_readonly(MVArray *a)
+{
+    mv_layout l = {.ndim = a->ndim, .offset = 0};
+    for (int k = 0; k < a->ndim; k++) {
+        l.shape[k] = a->shape[k];
+        l.strides[k] = a->strides[k];
+    }
+    MVArray *v = (MVArray *)make_view(a, &l);
+    if (v != NULL)
+        v->readonly = 1;
+    return (PyObject *)v;
+}

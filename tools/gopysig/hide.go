@@ -52,7 +52,7 @@ type paramRename struct{ to, where string }
 // generatedNames are names gopy's Go code uses besides the packages of the
 // bound API and Go's predeclared names: a parameter of that name would hide
 // them in the function gopy writes around the bound one.
-var generatedNames = []string{"C", "fmt", "unsafe", "reflect", "gopyh", "gopyrt", "forkgate", "os", "sync",
+var generatedNames = []string{"C", "fmt", "unsafe", "reflect", "gopyh", "gopyrt", "os", "sync",
 	"strings", "math", "runtime", "errors", "memview", "pyext", "vifc", "goRun", "cret", "_saved_thread", "_gate",
 	"_handle", "_fun_arg", "__err", "estr", "handle"}
 

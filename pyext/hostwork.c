@@ -1,0 +1,313 @@
+/*
+ * hostwork.c — memview's own host work done in C, for a forked child (fork.c),
+ * where no Go may run: mappings of the child's own for new arrays, and strided
+ * copies and fills with NumPy's broadcasting, overlap-safe. The rules are the Go
+ * core's (memview/copy.go: CopyInto, Copy's orders, FillBytes); the fork tests
+ * check each against the parent's results.
+ *
+ * Single-threaded, with the GIL held: a child has one thread of memview's.
+ */
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "capi.h"
+
+/* ---- memory the child maps itself ---- */
+
+static Py_ssize_t child_maps, child_bytes; /* live mappings, for child_memory() */
+
+static size_t
+map_len(Py_ssize_t nbytes)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), n = nbytes > 0 ? (size_t)nbytes : 1;
+    return (n + page - 1) & ~(page - 1);
+}
+
+void *
+mv_child_map(Py_ssize_t nbytes)
+{
+    if (nbytes < 0 || (size_t)nbytes > (size_t)PY_SSIZE_T_MAX / 2) {
+        PyErr_Format(PyExc_MemoryError, "memview: unable to allocate %zd bytes", nbytes);
+        return NULL;
+    }
+    void *p = mmap(NULL, map_len(nbytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        PyErr_Format(PyExc_MemoryError, "memview: unable to allocate %zd bytes in a forked child: mmap: %s",
+                     nbytes, strerror(errno));
+        return NULL;
+    }
+    child_maps++;
+    child_bytes += nbytes;
+    return p;
+}
+
+void
+mv_child_unmap(void *p, Py_ssize_t nbytes)
+{
+    if (p == NULL)
+        return;
+    munmap(p, map_len(nbytes));
+    child_maps--;
+    child_bytes -= nbytes;
+}
+
+/* child_memory() -> (mappings, bytes): what arrays made in this forked child hold */
+static PyObject *
+core_child_memory(PyObject *mod, PyObject *unused)
+{
+    return Py_BuildValue("(nn)", child_maps, child_bytes);
+}
+
+/* ---- strided copies ---- */
+
+/* A copy's loop: the axes left once axes of length 1 are dropped and axes that
+ * walk both operands as one are merged, outermost first. */
+typedef struct {
+    int nd;
+    Py_ssize_t n[MV_MAXDIM], d[MV_MAXDIM], s[MV_MAXDIM];
+} loop;
+
+static void
+make_loop(loop *l, int nd, const Py_ssize_t *shape, const Py_ssize_t *ds, const Py_ssize_t *ss)
+{
+    l->nd = 0;
+    for (int k = 0; k < nd; k++) {
+        if (shape[k] == 1)
+            continue;
+        int j = l->nd - 1;
+        if (j >= 0 && l->d[j] == ds[k] * shape[k] && l->s[j] == ss[k] * shape[k]) {
+            l->n[j] *= shape[k]; /* the outer axis steps over the whole inner one */
+            l->d[j] = ds[k];
+            l->s[j] = ss[k];
+            continue;
+        }
+        l->n[l->nd] = shape[k];
+        l->d[l->nd] = ds[k];
+        l->s[l->nd] = ss[k];
+        l->nd++;
+    }
+}
+
+static void
+copy_run(char *d, Py_ssize_t dstep, const char *s, Py_ssize_t sstep, Py_ssize_t n, Py_ssize_t itemsize)
+{
+    if (dstep == itemsize && sstep == itemsize) {
+        memcpy(d, s, (size_t)(n * itemsize));
+        return;
+    }
+    switch (itemsize) {
+    case 1:
+        for (Py_ssize_t i = 0; i < n; i++, d += dstep, s += sstep)
+            *d = *s;
+        return;
+    case 2:
+        for (Py_ssize_t i = 0; i < n; i++, d += dstep, s += sstep)
+            memcpy(d, s, 2);
+        return;
+    case 4:
+        for (Py_ssize_t i = 0; i < n; i++, d += dstep, s += sstep)
+            memcpy(d, s, 4);
+        return;
+    case 8:
+        for (Py_ssize_t i = 0; i < n; i++, d += dstep, s += sstep)
+            memcpy(d, s, 8);
+        return;
+    case 16:
+        for (Py_ssize_t i = 0; i < n; i++, d += dstep, s += sstep)
+            memcpy(d, s, 16);
+        return;
+    default:
+        for (Py_ssize_t i = 0; i < n; i++, d += dstep, s += sstep)
+            memcpy(d, s, (size_t)itemsize);
+    }
+}
+
+/* copy_strided copies every item of shape from s (strides ss) to d (strides ds);
+ * the two must not overlap. */
+static void
+copy_strided(char *d, const Py_ssize_t *ds, const char *s, const Py_ssize_t *ss, const Py_ssize_t *shape, int nd,
+             Py_ssize_t itemsize)
+{
+    for (int k = 0; k < nd; k++)
+        if (shape[k] == 0)
+            return;
+    loop l;
+    make_loop(&l, nd, shape, ds, ss);
+    if (l.nd == 0) {
+        memcpy(d, s, (size_t)itemsize);
+        return;
+    }
+    int in = l.nd - 1;
+    Py_ssize_t idx[MV_MAXDIM] = {0};
+    for (;;) {
+        copy_run(d, l.d[in], s, l.s[in], l.n[in], itemsize);
+        int k = in - 1;
+        for (; k >= 0; k--) {
+            d += l.d[k];
+            s += l.s[k];
+            if (++idx[k] < l.n[k])
+                break;
+            d -= l.d[k] * l.n[k];
+            s -= l.s[k] * l.n[k];
+            idx[k] = 0;
+        }
+        if (k < 0)
+            return;
+    }
+}
+
+/* reach sets [*lo, *hi) to the bytes a layout's items reach, relative to item 0. */
+static void
+reach(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t itemsize, Py_ssize_t *lo,
+      Py_ssize_t *hi)
+{
+    *lo = 0;
+    *hi = itemsize;
+    for (int k = 0; k < nd; k++) {
+        Py_ssize_t e = strides[k] * (shape[k] - 1);
+        if (e < 0)
+            *lo += e;
+        else
+            *hi += e;
+    }
+}
+
+/* mv_host_assign copies src (strides ss, 0 on broadcast axes) into dst of shape
+ * as if through a temporary (CopyInto's rule); -1 with MemoryError when the
+ * temporary cannot be had. */
+int
+mv_host_assign(char *dst, const Py_ssize_t *ds, const char *src, const Py_ssize_t *ss, const Py_ssize_t *shape,
+               int nd, Py_ssize_t itemsize)
+{
+    Py_ssize_t count = 1;
+    for (int k = 0; k < nd; k++)
+        count *= shape[k];
+    if (count == 0)
+        return 0;
+    Py_ssize_t dlo, dhi, slo, shi;
+    reach(nd, shape, ds, itemsize, &dlo, &dhi);
+    reach(nd, shape, ss, itemsize, &slo, &shi);
+    int overlap = dst + dhi > src + slo && src + shi > dst + dlo;
+    if (!overlap) {
+        copy_strided(dst, ds, src, ss, shape, nd, itemsize);
+        return 0;
+    }
+    int same = dst == src;
+    for (int k = 0; same && k < nd; k++)
+        same = ds[k] == ss[k] || shape[k] == 1;
+    if (same)
+        return 0; /* every item onto itself */
+    /* Gather the distinct items of src (length 1 on its broadcast axes) into a
+     * C-ordered temporary, then copy from there. */
+    Py_ssize_t tshape[MV_MAXDIM], tread[MV_MAXDIM], tstride[MV_MAXDIM], n = itemsize;
+    for (int k = nd - 1; k >= 0; k--) {
+        tshape[k] = ss[k] == 0 ? 1 : shape[k];
+        tstride[k] = n;
+        tread[k] = tshape[k] == 1 ? 0 : n;
+        n *= tshape[k];
+    }
+    int mapped = n >= (1 << 20);
+    char *t = mapped ? mv_child_map(n) : PyMem_Malloc((size_t)n);
+    if (t == NULL) {
+        if (!mapped)
+            PyErr_NoMemory();
+        return -1;
+    }
+    copy_strided(t, tstride, src, ss, tshape, nd, itemsize);
+    copy_strided(dst, ds, t, tread, shape, nd, itemsize);
+    if (mapped)
+        mv_child_unmap(t, n);
+    else
+        PyMem_Free(t);
+    return 0;
+}
+
+/* mv_host_broadcast sets out to strides that read a layout (nd, shape,
+ * strides) as an array of dshape (dnd axes), NumPy style; -1 with ValueError
+ * when it does not broadcast (CopyInto's rule). */
+int
+mv_host_broadcast(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, int dnd, const Py_ssize_t *dshape,
+                  Py_ssize_t *out)
+{
+    int skip = 0;
+    while (nd - skip > dnd && shape[skip] == 1)
+        skip++;
+    int ok = nd - skip <= dnd, lead = dnd - (nd - skip);
+    for (int k = 0; ok && k < dnd; k++) {
+        if (k < lead) {
+            out[k] = 0;
+            continue;
+        }
+        Py_ssize_t n = shape[skip + k - lead];
+        if (n == dshape[k])
+            out[k] = strides[skip + k - lead];
+        else if (n == 1)
+            out[k] = 0;
+        else
+            ok = 0;
+    }
+    if (ok)
+        return 0;
+    PyObject *from = PyTuple_New(nd), *into = PyTuple_New(dnd);
+    for (int k = 0; from && k < nd; k++)
+        PyTuple_SetItem(from, k, PyLong_FromSsize_t(shape[k]));
+    for (int k = 0; into && k < dnd; k++)
+        PyTuple_SetItem(into, k, PyLong_FromSsize_t(dshape[k]));
+    if (from && into)
+        PyErr_Format(PyExc_ValueError, "memview: could not broadcast input array from shape %R into shape %R",
+                     from, into);
+    Py_XDECREF(from);
+    Py_XDECREF(into);
+    return -1;
+}
+
+/* mv_host_order_strides sets strides to those of a dense copy of a in order
+ * 'C', 'F', 'A' or 'K' (Copy's orders); -1 with ValueError for another. */
+int
+mv_host_order_strides(const MVArray *a, char order, Py_ssize_t *strides)
+{
+    int nd = a->ndim, perm[MV_MAXDIM];
+    if (order == 'A')
+        order = a->f_contig && !a->c_contig ? 'F' : 'C';
+    else if (order == 'K' && (nd <= 1 || a->c_contig))
+        order = 'C';
+    else if (order == 'K' && a->f_contig)
+        order = 'F';
+    for (int k = 0; k < nd; k++)
+        perm[k] = order == 'F' ? nd - 1 - k : k; /* slowest first */
+    if (order == 'K') {
+        /* stable insertion sort by decreasing |stride| */
+        for (int i = 1; i < nd; i++) {
+            int ax = perm[i], j = i;
+            Py_ssize_t s = a->strides[ax] < 0 ? -a->strides[ax] : a->strides[ax];
+            for (; j > 0; j--) {
+                Py_ssize_t t = a->strides[perm[j - 1]];
+                if ((t < 0 ? -t : t) >= s)
+                    break;
+                perm[j] = perm[j - 1];
+            }
+            perm[j] = ax;
+        }
+    } else if (order != 'C' && order != 'F') {
+        PyErr_Format(PyExc_ValueError, "memview: copy order '%c': want 'C', 'F', 'A' or 'K'", order);
+        return -1;
+    }
+    Py_ssize_t sd = a->itemsize;
+    for (int k = nd - 1; k >= 0; k--) {
+        strides[perm[k]] = sd;
+        sd *= a->shape[perm[k]];
+    }
+    return 0;
+}
+
+static PyMethodDef hostwork_methods[] = {
+    {"child_memory", core_child_memory, METH_NOARGS,
+     "child_memory() -> (mappings, bytes) that arrays made in this forked child hold"},
+    {NULL},
+};
+
+int
+mv_install_hostwork(PyObject *mod)
+{
+    return PyModule_AddFunctions(mod, hostwork_methods);
+}
