@@ -379,8 +379,6 @@ mv_array_arrow_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
 PyObject *
 mv_array_arrow_device_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    if (mv_check_go() < 0)
-        return NULL;
     MVArray *a = (MVArray *)self;
     /* requested_schema, then keyword arguments of later versions of the
      * protocol: any that is not None is refused with NotImplementedError. */
@@ -566,8 +564,6 @@ tensor_shape(const struct ArrowSchema *s, int64_t row, int64_t *out)
 static PyObject *
 core_from_arrow(PyObject *mod, PyObject *obj)
 {
-    if (mv_check_go() < 0)
-        return NULL;
     const char *who = "memview.from_arrow";
     int device = 0;
     PyObject *r = PyObject_CallMethod(obj, "__arrow_c_array__", NULL);
@@ -612,6 +608,10 @@ core_from_arrow(PyObject *mod, PyObject *obj)
         default:
             PyErr_Format(PyExc_BufferError, "%s: Arrow device type %d is not CPU or CUDA memory", who,
                          (int)d->device_type);
+            goto out;
+        }
+        if (kind != MV_DEV_CPU && !mv_go_usable()) {
+            mv_raise_forked("importing Arrow data on a CUDA device");
             goto out;
         }
         if (d->sync_event != NULL && (kind == MV_DEV_CUDA || kind == MV_DEV_CUDA_MANAGED)) {
@@ -673,6 +673,19 @@ core_from_arrow(PyObject *mod, PyObject *obj)
     tok->base.release = arrow_token_release;
     tok->schema = *s;
     tok->array = *arr;
+    if (!mv_go_usable()) { /* a forked child (fork.c): the array is made in C */
+        const char *format = mv_known_format(dtype);
+        result = format == NULL ? mv_raise_forked("importing Arrow data of this type")
+                                : mv_child_import_foreign(obj, &tok->base, (void *)data, ndim, shape, itemsize,
+                                                          format);
+        if (result == NULL) {
+            free(tok); /* the capsules still own the structures */
+            goto out;
+        }
+        s->release = NULL; /* moved into the token */
+        arr->release = NULL;
+        goto out;
+    }
     mv_meta m;
     mv_err e;
     /* Arrow data is immutable: the array is read-only. */

@@ -265,6 +265,15 @@ PyObject *mv_child_view(struct mv_array_s *a, PyObject *enc);
 PyObject *mv_child_transpose(struct mv_array_s *a, PyObject *axes);
 PyObject *mv_child_reshape(struct mv_array_s *a, PyObject *shape);
 PyObject *mv_child_readonly(struct mv_array_s *a);
+/* hostwork.c: mv_child_import_foreign makes a read-only host array over data
+ * (nd, shape, C order, items of format and itemsize) that another library lent
+ * (token: released once the array's memory is no longer used); NULL with an
+ * exception, the token still the caller's. create.c: mv_known_format is the
+ * format of a dtype name already resolved, or NULL. */
+struct mv_foreign;
+PyObject *mv_child_import_foreign(PyObject *base, struct mv_foreign *token, void *data, int nd,
+                                  const int64_t *shape, Py_ssize_t itemsize, const char *format);
+const char *mv_known_format(const char *dtype);
 
 /* fork.c: mv_install_fork_handlers registers the pthread_atfork handler once.
  * gopy_gate.c: mv_gate_gopy_module wraps every function of gopy's extension

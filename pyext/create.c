@@ -422,6 +422,19 @@ mv_child_empty(int nd, const Py_ssize_t *shape, const char *dtype, char order)
     return (PyObject *)block_array(nd, shape, NULL, order, f->itemsize, f->format, f->dtype, f->typestr);
 }
 
+const char *
+mv_known_format(const char *dtype)
+{
+    PyObject *name = PyUnicode_FromString(dtype);
+    if (name == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    int idx = info_for_name(name);
+    Py_DECREF(name);
+    return idx < 0 ? NULL : infos[idx].format;
+}
+
 /* mv_child_copy makes a copy of the host array a in order 'C', 'F', 'A' or 'K'. */
 PyObject *
 mv_child_copy(MVArray *a, char order)

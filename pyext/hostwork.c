@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "capi.h"
+#include "foreign.h"
 
 /* ---- memory the child maps itself ---- */
 
@@ -298,6 +299,95 @@ mv_host_order_strides(const MVArray *a, char order, Py_ssize_t *strides)
         sd *= a->shape[perm[k]];
     }
     return 0;
+}
+
+/* ---- foreign memory a forked child imports (from_arrow) ----
+ *
+ * A keeper owns what another library lent (an mv_foreign token, foreign.h) and
+ * exports its bytes through the buffer protocol, so that an array imports them
+ * as from any exporter (import_fast.c) and the token is released, once, with
+ * the GIL, when the last buffer of it is gone. */
+typedef struct {
+    PyObject_HEAD
+    mv_foreign *token;
+    void *data;
+    Py_ssize_t nbytes;
+    Py_ssize_t one;
+} foreign_keeper;
+
+static PyTypeObject *foreign_keeper_type;
+
+static void
+foreign_keeper_dealloc(PyObject *self)
+{
+    foreign_keeper *k = (foreign_keeper *)self;
+    if (k->token != NULL)
+        k->token->release(k->token);
+    PyTypeObject *tp = Py_TYPE(self);
+    freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    tp_free(self);
+    Py_DECREF(tp);
+}
+
+static int
+foreign_keeper_getbuffer(PyObject *self, Py_buffer *view, int flags)
+{
+    foreign_keeper *k = (foreign_keeper *)self;
+    return PyBuffer_FillInfo(view, self, k->data, k->nbytes, 1, flags);
+}
+
+static PyType_Slot foreign_keeper_slots[] = {
+    {Py_tp_dealloc, foreign_keeper_dealloc},
+    {Py_bf_getbuffer, foreign_keeper_getbuffer},
+    {0, NULL},
+};
+
+static PyType_Spec foreign_keeper_spec = {
+    .name = "memview._core._ForeignKeeper",
+    .basicsize = sizeof(foreign_keeper),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = foreign_keeper_slots,
+};
+
+PyObject *
+mv_child_import_foreign(PyObject *base, mv_foreign *token, void *data, int nd, const int64_t *shape,
+                        Py_ssize_t itemsize, const char *format)
+{
+    if (foreign_keeper_type == NULL &&
+        (foreign_keeper_type = (PyTypeObject *)PyType_FromSpec(&foreign_keeper_spec)) == NULL)
+        return NULL;
+    foreign_keeper *k = (foreign_keeper *)PyType_GenericAlloc(foreign_keeper_type, 0);
+    if (k == NULL)
+        return NULL;
+    Py_ssize_t sh[MV_MAXDIM], n = itemsize;
+    for (int i = 0; i < nd; i++)
+        n *= (sh[i] = (Py_ssize_t)shape[i]);
+    k->data = data;
+    k->nbytes = n;
+    Py_buffer *view = PyMem_Calloc(1, sizeof(Py_buffer));
+    PyObject *a = NULL;
+    if (view == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if (PyObject_GetBuffer((PyObject *)k, view, PyBUF_SIMPLE) < 0) {
+        PyMem_Free(view);
+        goto fail;
+    }
+    a = mv_import_as(base, view, nd, sh, NULL, format, 1, PyBUF_SIMPLE);
+    if (a == NULL) {
+        PyBuffer_Release(view);
+        PyMem_Free(view);
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "memview: cannot import foreign memory of format %s", format);
+        goto fail;
+    }
+    k->token = token; /* released when the array's buffer (the last reference) goes */
+    Py_DECREF(k);
+    return a;
+fail:
+    Py_DECREF(k); /* the token stays the caller's */
+    return NULL;
 }
 
 static PyMethodDef hostwork_methods[] = {

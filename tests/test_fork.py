@@ -151,6 +151,13 @@ HOST_WORK = """
                               mv.from_buffer(memoryview(b"xyz")).tolist(), mv.from_dlpack(x).tolist(),
                               mv.from_buffer((ctypes.c_double * 3)(1, 2, 3)).tolist(),
                               mv.from_buffer(x, writable=False).readonly)
+        try:
+            import pyarrow as pa
+        except ImportError:
+            pa = None
+        if pa is not None:
+            pa_in = pa.array([1.5, 2.5, 3.5])
+            out["arrow"] = (mv.from_arrow(pa_in).tolist(), pa.array(mv.arange(3, dtype="int32")).to_pylist())
         # pickles both ways, in and out of band, and bytes
         for protocol in (2, 5):
             buffers = []
