@@ -98,8 +98,8 @@ array_dealloc(PyObject *self)
     PyTypeObject *tp = Py_TYPE(self);
     mv_forget_fresh(a);
     if (a->handle != 0) {
-        /* In a child forked while Go could not be stopped, Go is never entered
-         * again: the handle (and the parent's memory it names) is left as is. */
+        /* A forked child never enters Go (fork.c): the handle, and the parent's
+         * memory it names, stay as they are until the child exits. */
         uintptr_t h = a->handle;
         a->handle = 0;
         /* freeing CUDA memory may wait for the device (a stream's Python host

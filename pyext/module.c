@@ -1,7 +1,9 @@
 /*
  * module.c — memview._core: the functions the Python facade calls. Each parses
  * its arguments, calls one Go function (pyext/bridge.go) with the GIL held, and
- * turns the result into an array object or a Python exception.
+ * turns the result into an array object or a Python exception. In a forked
+ * child, where no Go may run (fork.c), the host work among them is done in C
+ * instead (hostwork.c, create.c, views.c) and the rest raises at once.
  *
  * The module is made by mv_install (called once, through gopy, from
  * memview/__init__.py) and placed in sys.modules as "memview._core".
@@ -126,8 +128,7 @@ int64_tuple(PyObject *t, int64_t *out, const char *what)
  * copies and fills of MV_NOGIL_MIN bytes or more, and everything that involves
  * a CUDA device (allocation with its zero-fill, transfers, synchronisation).
  * The arrays involved stay alive (the call holds references to them) and are
- * marked busy, so a release() from another thread is refused meanwhile; the
- * work passes the fork gate (NOGIL, capi.h). */
+ * marked busy, so a release() from another thread is refused meanwhile. */
 static int
 long_work(const MVArray *a)
 {
