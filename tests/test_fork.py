@@ -391,3 +391,54 @@ def test_fork_beside_adversarial_go_load():
         print("results", results, round(time.monotonic() - t0, 1))
     """, timeout=max(TIMEOUT, forks))
     assert f"results {{'ok': {forks}}}" in out, out
+
+
+def test_copies_in_a_child_match_numpy_over_random_layouts():
+    """The C copies a child does (hostwork.c) against NumPy's assignment from a copy
+    of the source (memview assigns as if through a temporary; NumPy does not when
+    1-D views overlap with strides in one direction): random views of one buffer
+    (negative strides, overlap, broadcasting) and of another, several item sizes.
+    MEMVIEW_FORK_COPY_CASES sets the count."""
+    cases = int(os.environ.get("MEMVIEW_FORK_COPY_CASES", "400"))
+    out = run(f"""
+        import random
+        def view(rng):
+            # a random shape of 48 items and a basic-indexing key of it
+            shape = rng.choice([(48,), (4, 12), (2, 3, 8)])
+            key = []
+            for d in shape:
+                lo, hi = sorted(rng.sample(range(d + 1), 2))
+                step = rng.choice([1, 2, 3, -1, -2])
+                key.append(slice(lo, hi, step) if step > 0 else slice(hi - 1, lo - 1 if lo else None, step))
+            return shape, tuple(key)
+
+        def child():
+            rng = random.Random(7)
+            bad, compared = [], 0
+            for case in range({cases}):
+                dt = rng.choice(["int8", "int16", "float32", "float64", "complex128"])
+                n = 48
+                base, ref = mv.arange(n, dtype=dt), np.arange(n, dtype=dt)
+                other, oref = mv.arange(n, dtype=dt), np.arange(n, dtype=dt)
+                dshape, dkey = view(rng)
+                d, dr = base.reshape(*dshape)[dkey], ref.reshape(dshape)[dkey]
+                src_from_base = rng.random() < 0.7
+                sshape, skey = view(rng)
+                s = (base if src_from_base else other).reshape(*sshape)[skey]
+                sr = (ref if src_from_base else oref).reshape(sshape)[skey]
+                try:
+                    np.broadcast_to(sr, dr.shape)
+                except ValueError:   # not broadcastable: one item of it, broadcast
+                    if sr.size == 0:
+                        continue
+                    one = tuple(slice(0, 1) for _ in range(sr.ndim))
+                    s, sr = s[one], sr[one]
+                dr[...] = sr.copy()   # as if through a temporary (NumPy itself does not always)
+                d[...] = s
+                compared += 1
+                if np.asarray(base).tolist() != ref.tolist():
+                    bad.append((case, dt, dshape, dkey, sshape, skey, src_from_base))
+            return bad, compared > {cases} // 2
+        print(in_child(child, 120))
+    """)
+    assert out.strip() == "([], True)", out
