@@ -135,6 +135,8 @@ mv_go_usable(void)
 }
 int mv_check_go(void);
 PyObject *mv_raise_forked(const char *what);
+PyObject *mv_raise_forked_cuda(const char *what); /* as memview.cuda.CUDAError */
+PyObject *mv_raise_forked_as(PyObject *type, const char *what);
 /* mv_pending_stream is the CUDA stream with work still pending on the array's
  * memory (CAI "stream" numbering: 1 legacy default, 2 per-thread, else a
  * CUstream), or 0 for none: kept with the memory, in Go, shared by every view.

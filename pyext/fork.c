@@ -62,11 +62,24 @@ mv_install_fork_handlers(void)
     return 0;
 }
 
-/* The RuntimeError of a forked child, naming what needed Go. */
+/* The RuntimeError of a forked child, naming what needed Go (memview.cuda's
+ * CUDAError, a RuntimeError, for CUDA). */
 PyObject *
 mv_raise_forked(const char *what)
 {
-    PyErr_Format(PyExc_RuntimeError,
+    return mv_raise_forked_as(PyExc_RuntimeError, what);
+}
+
+PyObject *
+mv_raise_forked_cuda(const char *what)
+{
+    return mv_raise_forked_as(mv_cuda_error ? mv_cuda_error : PyExc_RuntimeError, what);
+}
+
+PyObject *
+mv_raise_forked_as(PyObject *type, const char *what)
+{
+    PyErr_Format(type,
                  "memview: %s needs Go, and this process is a fork() child of one running memview's Go "
                  "runtime, which does not survive fork(). In a forked child memview's own host arrays "
                  "work (create, view, copy, fill, import, export, pickle); bound Go packages, CUDA, "

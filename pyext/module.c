@@ -40,7 +40,7 @@ host_array(PyObject *o, const char *what)
     if (mv_check_live(a) < 0)
         return NULL;
     if (a->device_kind != MV_DEV_CPU) {
-        mv_raise_forked("work on CUDA memory");
+        mv_raise_forked_cuda("work on CUDA memory");
         return NULL;
     }
     return a;
@@ -185,8 +185,10 @@ core_empty(PyObject *mod, PyObject *args)
     if (n < 0)
         return NULL;
     if (!mv_go_usable()) {
-        if ((device != NULL && strcmp(device, "cpu") != 0) || pool != 0)
-            return mv_raise_forked("memory on a device or from a pool");
+        if (device != NULL && strcmp(device, "cpu") != 0)
+            return mv_raise_forked_cuda("memory on a CUDA device");
+        if (pool != 0)
+            return mv_raise_forked("memory from a pool");
         for (int k = 0; k < n; k++)
             if (shape[k] < 0) {
                 PyErr_SetString(PyExc_ValueError, "memview: negative dimensions are not allowed");
@@ -318,8 +320,8 @@ mv_release_object(void *token)
 static PyObject *
 core_from_cai(PyObject *mod, PyObject *args)
 {
-    if (mv_check_go() < 0)
-        return NULL;
+    if (!mv_go_usable())
+        return mv_raise_forked_cuda("importing CUDA memory");
     PyObject *obj, *shape_t, *strides_o, *typestr_o;
     const char *typestr;
     int readonly, sync;
@@ -485,8 +487,8 @@ memo_basics(void)
 static PyObject *
 core_cuda_device_count(PyObject *mod, PyObject *unused)
 {
-    if (mv_check_go() < 0)
-        return NULL;
+    if (!mv_go_usable())
+        return PyLong_FromLong(0); /* a forked child cannot use CUDA (fork.c): none here */
     int n;
     NOGIL(1, n = mvgo_cuda_device_count()); /* the first call loads and initialises the driver */
     return PyLong_FromLong(n);
@@ -623,8 +625,10 @@ core_copy(PyObject *mod, PyObject *args)
         MVArray *h = host_array(o, "array");
         if (h == NULL)
             return NULL;
-        if ((device[0] != 0 && strcmp(device, "cpu") != 0) || pool != 0 || stream != 0)
-            return mv_raise_forked("a copy to a device, from a pool or on a stream");
+        if ((device[0] != 0 && strcmp(device, "cpu") != 0) || stream != 0)
+            return mv_raise_forked_cuda("a copy to a CUDA device or on a stream");
+        if (pool != 0)
+            return mv_raise_forked("a copy from a pool");
         if (strlen(order) != 1) {
             PyErr_Format(PyExc_ValueError, "memview: order must be 'C', 'F', 'A' or 'K', not '%s'", order);
             return NULL;
@@ -823,8 +827,8 @@ core_pool_info(PyObject *mod, PyObject *unused)
 static PyObject *
 core_cuda_stream_create(PyObject *mod, PyObject *args)
 {
-    if (mv_check_go() < 0)
-        return NULL;
+    if (!mv_go_usable())
+        return mv_raise_forked_cuda("a CUDA stream");
     int ordinal, non_blocking;
     if (!PyArg_ParseTuple(args, "ip", &ordinal, &non_blocking))
         return NULL;
@@ -841,8 +845,8 @@ core_cuda_stream_create(PyObject *mod, PyObject *args)
 static PyObject *
 core_cuda_stream_destroy(PyObject *mod, PyObject *args)
 {
-    if (mv_check_go() < 0)
-        return NULL;
+    if (!mv_go_usable())
+        Py_RETURN_NONE; /* a finalizer in a forked child: left to the child's exit */
     unsigned long long h;
     if (!PyArg_ParseTuple(args, "O&", u64_arg, &h))
         return NULL;
@@ -859,8 +863,8 @@ core_cuda_stream_destroy(PyObject *mod, PyObject *args)
 static PyObject *
 core_cuda_stream_sync(PyObject *mod, PyObject *args)
 {
-    if (mv_check_go() < 0)
-        return NULL;
+    if (!mv_go_usable())
+        return mv_raise_forked_cuda("synchronising with a CUDA stream");
     int ordinal, query;
     unsigned long long h;
     if (!PyArg_ParseTuple(args, "iO&p", &ordinal, u64_arg, &h, &query))
@@ -879,8 +883,8 @@ core_cuda_stream_sync(PyObject *mod, PyObject *args)
 static PyObject *
 core_cuda_pool_stats(PyObject *mod, PyObject *unused)
 {
-    if (mv_check_go() < 0)
-        return NULL;
+    if (!mv_go_usable())
+        return mv_raise_forked_cuda("CUDA memory statistics");
     int64_t s[4] = {0, 0, 0, 0};
     mvgo_cuda_pool_stats(s);
     return Py_BuildValue("(LLLL)", (long long)s[0], (long long)s[1], (long long)s[2], (long long)s[3]);

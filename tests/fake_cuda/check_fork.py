@@ -1,8 +1,9 @@
-"""CUDA across fork(), against the fake driver: a child forked after its parent
-initialised CUDA never enters the driver (CUDAError, a RuntimeError naming the
-start methods that work), keeps everything else, and drops inherited device
-arrays without touching the driver; a child whose parent never initialised CUDA
-may use it. Run by tests/test_fake_cuda_driver.py; each fork in a subprocess."""
+"""CUDA across fork(), against the fake driver: a forked child never enters Go
+(pyext/fork.c), so it never reaches the driver either: every CUDA operation
+raises CUDAError (a RuntimeError naming the start methods that work), whether or
+not the parent initialised CUDA, is_available() is False, everything else keeps
+working, and inherited device arrays go without a driver call. Run by
+tests/test_fake_cuda_driver.py; each fork in a subprocess."""
 import os
 import subprocess
 import sys
@@ -28,22 +29,22 @@ SCRIPT = textwrap.dedent("""
         code = 1
         try:
             calls = fake.fake_calls()
+            ops = [lambda: mv.empty(4, device="cuda"), lambda: mv.cuda.synchronize(), lambda: mv.cuda.Stream(),
+                   lambda: mv.cuda.pool_stats()]
             if parent_uses_cuda:
-                for op in (lambda: mv.empty(4, device="cuda"), lambda: d.to("cpu"), lambda: d.fill(1.0),
-                           lambda: mv.cuda.synchronize()):
-                    try:
-                        op()
-                    except mv.cuda.CUDAError as e:
-                        assert isinstance(e, RuntimeError)
-                        assert "spawn" in str(e) and "forkserver" in str(e), e
-                    else:
-                        raise AssertionError("a CUDA call in the forked child did not raise")
-                assert not mv.cuda.is_available()
+                ops += [lambda: d.to("cpu"), lambda: d.fill(1.0), lambda: d.copy()]
+            for op in ops:
+                try:
+                    op()
+                except mv.cuda.CUDAError as e:
+                    assert isinstance(e, RuntimeError)
+                    assert "spawn" in str(e) and "forkserver" in str(e), e
+                else:
+                    raise AssertionError("a CUDA call in the forked child did not raise")
+            assert not mv.cuda.is_available()
+            if parent_uses_cuda:
                 del d  # an inherited device array goes without a driver call
-                assert fake.fake_calls() == calls, "the child entered the driver"
-            else:
-                e = mv.arange(8, dtype="float64", device="cuda")
-                assert e.tolist() == list(range(8))
+            assert fake.fake_calls() == calls, "the child entered the driver"
             h = mv.arange(1 << 20, dtype="float64")   # host work is unaffected
             h.fill(2.0)
             assert np.asarray(h).sum() == 2.0 * (1 << 20)
