@@ -197,16 +197,26 @@ def _record_line(arcname: str, data: bytes) -> str:
 
 
 def wheel_metadata() -> str:
-    """The wheel's METADATA (core metadata 2.1), from pyproject.toml's [project]:
-    summary, Python requirement, license, extras and the README as the long
-    description."""
+    """The wheel's METADATA (core metadata 2.4), from pyproject.toml's [project]:
+    summary, Python requirement, license expression and files, keywords,
+    classifiers, project URLs, extras and the README as the long description."""
     import tomllib
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    lines = [f"Metadata-Version: 2.1", f"Name: {NAME}", f"Version: {VERSION}",
+    lines = [f"Metadata-Version: 2.4", f"Name: {NAME}", f"Version: {VERSION}",
              f"Summary: {project['description']}", f"Requires-Python: {project['requires-python']}"]
     lic = project.get("license", {})
-    if isinstance(lic, dict) and "text" in lic:
+    if isinstance(lic, str):
+        lines.append(f"License-Expression: {lic}")
+    elif isinstance(lic, dict) and "text" in lic:
         lines.append(f"License: {lic['text']}")
+    lines += [f"License-File: {f}" for f in project.get("license-files", [])]
+    names = [a["name"] for a in project.get("authors", []) if "name" in a]
+    if names:
+        lines.append("Author: " + ", ".join(names))
+    if project.get("keywords"):
+        lines.append("Keywords: " + ",".join(project["keywords"]))
+    lines += [f"Classifier: {c}" for c in project.get("classifiers", [])]
+    lines += [f"Project-URL: {k}, {v}" for k, v in project.get("urls", {}).items()]
     for extra, reqs in project.get("optional-dependencies", {}).items():
         lines.append(f"Provides-Extra: {extra}")
         lines += [f'Requires-Dist: {r}; extra == "{extra}"' for r in reqs]
@@ -215,6 +225,12 @@ def wheel_metadata() -> str:
         lines.append("Description-Content-Type: text/markdown")
         return "\n".join(lines) + "\n\n" + (ROOT / readme).read_text()
     return "\n".join(lines) + "\n"
+
+
+def license_files() -> list[str]:
+    """pyproject.toml's license-files, which the wheel holds under .dist-info/licenses/."""
+    import tomllib
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"].get("license-files", [])
 
 
 def write_wheel(pkg: Path, dist: Path) -> Path:
@@ -236,6 +252,11 @@ def write_wheel(pkg: Path, dist: Path) -> Path:
                 continue
             arc = path.relative_to(pkg.parent).as_posix()
             data = path.read_bytes()
+            zf.writestr(arc, data)
+            records.append(_record_line(arc, data))
+        for name in license_files():
+            arc = f"{info}/licenses/{name}"
+            data = (ROOT / name).read_bytes()
             zf.writestr(arc, data)
             records.append(_record_line(arc, data))
         for name, text in (("METADATA", metadata), ("WHEEL", wheel)):
