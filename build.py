@@ -17,6 +17,10 @@
                                  on a GPU machine without Go: install an abi3 wheel
                                  built elsewhere and run every GPU test and benchmark,
                                  writing results to OUTDIR (default $OUT or gpu-results/)
+    python3 build.py docs        build the documentation site (MkDocs, warnings are
+                                 errors) into .build/site, in its own virtual
+                                 environment .build/docs-venv (requirements-docs.txt);
+                                 needs neither Go nor the built extension
 
 Set-up is done here, on a fresh machine, every time it is needed: a virtual
 environment in .build/venv (numpy, pytest, pybindgen from requirements-dev.txt),
@@ -411,8 +415,39 @@ def cmd_gpu_check(args):
         sys.exit(1)
 
 
+# ---------------------------------------------------------------- docs
+
+DOCS_VENV = BUILD / "docs-venv"
+
+
+def setup_docs_venv() -> Path:
+    """Create .build/docs-venv with the pinned docs toolchain; idempotent (it is
+    reinstalled when requirements-docs.txt changes)."""
+    req = ROOT / "requirements-docs.txt"
+    py = DOCS_VENV / "bin" / "python"
+    stamp = DOCS_VENV / ".requirements-docs.txt"
+    if not py.exists():
+        run([sys.executable, "-m", "venv", DOCS_VENV])
+    if not stamp.exists() or stamp.read_text() != req.read_text():
+        run([py, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-r", req])
+        stamp.write_text(req.read_text())
+    return py
+
+
+def cmd_docs(args):
+    """Build the site from docs/ (mkdocs.yml) with warnings as errors. The API
+    reference is read from python/memview's stubs and docstrings without importing
+    the extension; the benchmark plot is drawn from docs/benchmarks/bench-output.txt
+    by tools/benchplot.py (a hook in mkdocs.yml)."""
+    py = setup_docs_venv()
+    run([py, "-m", "mkdocs", "build", "--strict", "--site-dir", BUILD / "site", *args],
+        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    log(f"docs in {BUILD / 'site'}/index.html")
+
+
 COMMANDS = {"demo": cmd_demo, "test": cmd_test, "pytest": cmd_pytest, "gotest": cmd_gotest,
-            "bench": cmd_bench, "wheel": cmd_wheel, "ext": cmd_ext, "gpu-check": cmd_gpu_check}
+            "bench": cmd_bench, "wheel": cmd_wheel, "ext": cmd_ext, "gpu-check": cmd_gpu_check,
+            "docs": cmd_docs}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
