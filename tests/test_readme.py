@@ -1,4 +1,5 @@
-"""The README's examples run as written and print what the README says."""
+"""The README's examples run as written and print what the README says
+(tests/test_docs.py does the same for the examples in docs/)."""
 import pathlib
 import re
 import subprocess
@@ -25,11 +26,6 @@ def run(code):
 
 def test_quickstart_output_matches():
     code, want = readme_block("quickstart")
-    assert run(code) == want
-
-
-def test_dtype_output_matches():
-    code, want = readme_block("dtype")
     assert run(code) == want
 
 
