@@ -23,7 +23,7 @@ import pytest
 import memview as mv
 
 DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
-EXAMPLE = re.compile(r"<!-- example: (?P<name>[\w-]+)(?P<opts>[^>]*?)-->\n```python\n(?P<code>.*?)```\n"
+EXAMPLE = re.compile(r"<!-- example: (?P<name>[\w-]+)(?P<opts>[^>]*?)-->\n```python\n(?P<code>(?:(?!```).)*?)```\n"
                      r"```text\n(?P<want>.*?)```", re.S)
 
 
