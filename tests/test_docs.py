@@ -9,12 +9,16 @@ expected output, marked by a comment line before it:
 needs= names the optional consumers the example imports (skipped, with the
 reason, when one is not installed), go= a Go package that must be built in
 (python3 build.py test builds examples/sigproc and examples/rgbimage in), and
-gpu that it needs a CUDA device. tests/test_readme.py does the same for the
+gpu that it needs a CUDA device. Without one, a gpu example that needs nothing
+else runs against the fake CUDA driver of tests/fake_cuda (the CUDA code paths
+as CI tests them); the others skip. tests/test_readme.py does the same for the
 README's blocks.
 """
 import importlib.util
+import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 
@@ -45,9 +49,20 @@ def missing(opts):
     go = opts.get("go")
     if go and go not in mv.go_packages():
         return f"needs the Go package {go} built in (python3 build.py test builds it)"
-    if "gpu" in opts and not mv.cuda.is_available():
-        return "needs a CUDA device"
+    if "gpu" in opts and not mv.cuda.is_available() and ("needs" in opts or not shutil.which("cc")):
+        return "needs a CUDA device (and what it names, with no fake for it)"
     return None
+
+
+@pytest.fixture(scope="session")
+def fake_cuda_env(tmp_path_factory):
+    """The environment that loads tests/fake_cuda's libcuda.so.1 in place of a driver."""
+    tmp = tmp_path_factory.mktemp("fake_cuda")
+    here = pathlib.Path(__file__).resolve().parent
+    subprocess.run([shutil.which("cc"), "-shared", "-fPIC", "-O1", f"-I{here.parent / 'cuda'}", "-o",
+                    str(tmp / "libcuda.so.1"), str(here / "fake_cuda" / "fake_cuda.c"), "-lpthread"], check=True)
+    return {"LD_LIBRARY_PATH": f"{tmp}:{os.environ.get('LD_LIBRARY_PATH', '')}",
+            "MEMVIEW_FAKE_CUDA": str(tmp / "libcuda.so.1")}
 
 
 def test_docs_have_examples():
@@ -55,11 +70,17 @@ def test_docs_have_examples():
 
 
 @pytest.mark.parametrize("code,want,opts", examples())
-def test_docs_example_output_matches(code, want, opts):
+def test_docs_example_output_matches(code, want, opts, request):
     reason = missing(opts)
     if reason:
         pytest.skip(reason)
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    env = dict(os.environ)
+    if "gpu" in opts and not mv.cuda.is_available():
+        env.update(request.getfixturevalue("fake_cuda_env"))
+    # the memview this process imported, wherever it was installed
+    env["PYTHONPATH"] = os.pathsep.join([str(pathlib.Path(mv.__file__).resolve().parent.parent),
+                                         env.get("PYTHONPATH", "")])
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
     assert r.returncode == 0, r.stderr
     assert r.stdout == want
 
