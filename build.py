@@ -363,6 +363,8 @@ def cmd_bench(args):
     pkg = examples_ext()
     env = dict(os.environ, PYTHONPATH=str(pkg.parent))
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
+        # a header per script: tools/benchplot.py reads saved output by these
+        print(f"### benchmarks/{script.name}", flush=True)
         run([venv_python(), script, *args], env=env)
 
 
