@@ -34,3 +34,11 @@ def test_quickstart_output_matches():
 def test_go_developers_example_output_matches():
     code, want = readme_block("go-quickstart")
     assert run(code) == want
+
+
+def test_readme_is_short_and_its_links_exist():
+    text = README.read_text()
+    assert len(text.splitlines()) <= 200, "the README is an entry point: move detail into docs/"
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text)
+    local = [l for l in links if not l.startswith(("http://", "https://"))]
+    assert local and not [l for l in local if not (README.parent / l).exists()]
