@@ -70,7 +70,7 @@ def test_docs_have_examples():
 
 
 @pytest.mark.parametrize("code,want,opts", examples())
-def test_docs_example_output_matches(code, want, opts, request):
+def test_docs_example_output_matches(code, want, opts, request, tmp_path):
     reason = missing(opts)
     if reason:
         pytest.skip(reason)
@@ -80,7 +80,11 @@ def test_docs_example_output_matches(code, want, opts, request):
     # the memview this process imported, wherever it was installed
     env["PYTHONPATH"] = os.pathsep.join([str(pathlib.Path(mv.__file__).resolve().parent.parent),
                                          env.get("PYTHONPATH", "")])
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    # a script file, not -c: multiprocessing's spawn start method imports the main module
+    script = tmp_path / "example.py"
+    script.write_text(code)
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=env,
+                       cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout == want
 
