@@ -17,6 +17,10 @@
                                  on a GPU machine without Go: install an abi3 wheel
                                  built elsewhere and run every GPU test and benchmark,
                                  writing results to OUTDIR (default $OUT or gpu-results/)
+    python3 build.py docs        build the documentation site (MkDocs, warnings are
+                                 errors) into .build/site, in its own virtual
+                                 environment .build/docs-venv (requirements-docs.txt);
+                                 needs neither Go nor the built extension
 
 Set-up is done here, on a fresh machine, every time it is needed: a virtual
 environment in .build/venv (numpy, pytest, pybindgen from requirements-dev.txt),
@@ -197,16 +201,26 @@ def _record_line(arcname: str, data: bytes) -> str:
 
 
 def wheel_metadata() -> str:
-    """The wheel's METADATA (core metadata 2.1), from pyproject.toml's [project]:
-    summary, Python requirement, license, extras and the README as the long
-    description."""
+    """The wheel's METADATA (core metadata 2.4), from pyproject.toml's [project]:
+    summary, Python requirement, license expression and files, keywords,
+    classifiers, project URLs, extras and the README as the long description."""
     import tomllib
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    lines = [f"Metadata-Version: 2.1", f"Name: {NAME}", f"Version: {VERSION}",
+    lines = [f"Metadata-Version: 2.4", f"Name: {NAME}", f"Version: {VERSION}",
              f"Summary: {project['description']}", f"Requires-Python: {project['requires-python']}"]
     lic = project.get("license", {})
-    if isinstance(lic, dict) and "text" in lic:
+    if isinstance(lic, str):
+        lines.append(f"License-Expression: {lic}")
+    elif isinstance(lic, dict) and "text" in lic:
         lines.append(f"License: {lic['text']}")
+    lines += [f"License-File: {f}" for f in project.get("license-files", [])]
+    names = [a["name"] for a in project.get("authors", []) if "name" in a]
+    if names:
+        lines.append("Author: " + ", ".join(names))
+    if project.get("keywords"):
+        lines.append("Keywords: " + ",".join(project["keywords"]))
+    lines += [f"Classifier: {c}" for c in project.get("classifiers", [])]
+    lines += [f"Project-URL: {k}, {v}" for k, v in project.get("urls", {}).items()]
     for extra, reqs in project.get("optional-dependencies", {}).items():
         lines.append(f"Provides-Extra: {extra}")
         lines += [f'Requires-Dist: {r}; extra == "{extra}"' for r in reqs]
@@ -215,6 +229,12 @@ def wheel_metadata() -> str:
         lines.append("Description-Content-Type: text/markdown")
         return "\n".join(lines) + "\n\n" + (ROOT / readme).read_text()
     return "\n".join(lines) + "\n"
+
+
+def license_files() -> list[str]:
+    """pyproject.toml's license-files, which the wheel holds under .dist-info/licenses/."""
+    import tomllib
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"].get("license-files", [])
 
 
 def write_wheel(pkg: Path, dist: Path) -> Path:
@@ -236,6 +256,11 @@ def write_wheel(pkg: Path, dist: Path) -> Path:
                 continue
             arc = path.relative_to(pkg.parent).as_posix()
             data = path.read_bytes()
+            zf.writestr(arc, data)
+            records.append(_record_line(arc, data))
+        for name in license_files():
+            arc = f"{info}/licenses/{name}"
+            data = (ROOT / name).read_bytes()
             zf.writestr(arc, data)
             records.append(_record_line(arc, data))
         for name, text in (("METADATA", metadata), ("WHEEL", wheel)):
@@ -333,6 +358,8 @@ def cmd_bench(args):
     pkg = examples_ext()
     env = dict(os.environ, PYTHONPATH=str(pkg.parent))
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
+        # a header per script: tools/benchplot.py reads saved output by these
+        print(f"### benchmarks/{script.name}", flush=True)
         run([venv_python(), script, *args], env=env)
 
 
@@ -385,8 +412,39 @@ def cmd_gpu_check(args):
         sys.exit(1)
 
 
+# ---------------------------------------------------------------- docs
+
+DOCS_VENV = BUILD / "docs-venv"
+
+
+def setup_docs_venv() -> Path:
+    """Create .build/docs-venv with the pinned docs toolchain; idempotent (it is
+    reinstalled when requirements-docs.txt changes)."""
+    req = ROOT / "requirements-docs.txt"
+    py = DOCS_VENV / "bin" / "python"
+    stamp = DOCS_VENV / ".requirements-docs.txt"
+    if not py.exists():
+        run([sys.executable, "-m", "venv", DOCS_VENV])
+    if not stamp.exists() or stamp.read_text() != req.read_text():
+        run([py, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-r", req])
+        stamp.write_text(req.read_text())
+    return py
+
+
+def cmd_docs(args):
+    """Build the site from docs/ (mkdocs.yml) with warnings as errors. The API
+    reference is read from python/memview's stubs and docstrings without importing
+    the extension; the benchmark plot is drawn from docs/benchmarks/bench-output.txt
+    by tools/benchplot.py (a hook in mkdocs.yml)."""
+    py = setup_docs_venv()
+    run([py, "-m", "mkdocs", "build", "--strict", "--site-dir", BUILD / "site", *args],
+        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    log(f"docs in {BUILD / 'site'}/index.html")
+
+
 COMMANDS = {"demo": cmd_demo, "test": cmd_test, "pytest": cmd_pytest, "gotest": cmd_gotest,
-            "bench": cmd_bench, "wheel": cmd_wheel, "ext": cmd_ext, "gpu-check": cmd_gpu_check}
+            "bench": cmd_bench, "wheel": cmd_wheel, "ext": cmd_ext, "gpu-check": cmd_gpu_check,
+            "docs": cmd_docs}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -1,7 +1,8 @@
 """Export and allocation cost of memview against anchors measured in the same run.
 
-Prints one line per ratio: the measured times, the ratio, the target from
-DESIGN.md and whether it is met. Targets are checked here, never in tests.
+Prints one line per ratio: the measured times, the ratio, the target from the
+design notes (docs/design/index.md, Performance targets) and whether it is met.
+Targets are checked here, never in tests.
 
     python3 build.py bench            (or: PYTHONPATH=.build/pkg python benchmarks/bench_export.py)
 """

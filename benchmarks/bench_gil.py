@@ -5,7 +5,7 @@ wake-ups while the main thread runs one large operation. When the operation hold
 the GIL, the gap is the whole operation; when it gives the GIL up, the gap is what
 the interpreter's switch interval and the OS scheduler allow. The anchor is NumPy's
 equivalent operation on the same memory, measured interleaved in the same run; the
-ratio is median(memview stall) / median(NumPy stall). Target (DESIGN.md): within 2x.
+ratio is median(memview stall) / median(NumPy stall). Target (docs/design/index.md): within 2x.
 
     python3 build.py bench          (or: PYTHONPATH=.build/pkg python benchmarks/bench_gil.py)
     python3 benchmarks/bench_gil.py --quick     fewer repeats, 256 MiB

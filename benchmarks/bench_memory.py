@@ -81,7 +81,7 @@ def python_pools(results):
         number = 20_000 if n <= 4096 else 2_000 if n <= 1 << 20 else 100
         for name, p in pools.items():
             t, ta = pair(lambda: mv.empty(count, pool=p), lambda: np.empty(count), number)
-            # DESIGN.md's targets for the default pool: 1.5x NumPy for small arrays, 1.0x for 256 MiB
+            # the targets for the default pool (docs/design/index.md): 1.5x NumPy for small arrays, 1.0x for 256 MiB
             target = None if name != "default" else (1.0 if n >= 256 << 20 else 1.5 if n <= 4096 else None)
             ok = line(f"  mv.empty {size_name(n)}, {name} pool", t, f"np.empty {size_name(n)}", ta, target)
             if ok is not None:

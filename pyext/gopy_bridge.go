@@ -26,7 +26,7 @@ import (
 // memory to Go under a handle the generated code reads back (Python memory
 // to Go), never copying.
 //
-// The lifetime rules (README, For Go developers):
+// The lifetime rules (docs/go/index.md, Lifetimes):
 //   - A Go slice becomes an array over its backing array, pinned (WrapGo)
 //     until the last view or export of it goes, whatever happens to the gopy
 //     object or to Go's references meanwhile.

@@ -200,7 +200,7 @@ PyMethodDef mv_protocol_methods[] = {
     {"__dlpack__", (PyCFunction)(void (*)(void))mv_array_dlpack, METH_FASTCALL | METH_KEYWORDS,
      "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None) -> PyCapsule\n\n"
      "Export the array as a DLPack tensor: a versioned capsule (\"dltensor_versioned\") when\n"
-     "max_version >= (1, 0), else a legacy one (\"dltensor\"). See memview's README."},
+     "max_version >= (1, 0), else a legacy one (\"dltensor\"). See memview's docs/guide/interop.md."},
     {"__dlpack_device__", mv_array_dlpack_device, METH_NOARGS,
      "__dlpack_device__() -> (device_type, device_id) as DLPack numbers them."},
     {"__arrow_c_schema__", mv_array_arrow_schema, METH_NOARGS,

@@ -1,4 +1,4 @@
-"""Lifetimes across the Go/Python line (README, For Go developers): Go memory
+"""Lifetimes across the Go/Python line (docs/go/index.md, Lifetimes): Go memory
 handed to Python stays valid while any view of it lives, after the gopy object
 is gone and Go's collector has run; Python memory Go keeps (its own view of a
 *memview.Array) keeps its Python owner alive until Go releases it."""

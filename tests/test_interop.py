@@ -4,7 +4,7 @@ same memory, proven by address where the consumer shows one and by mutation), an
 the reverse: memview wrapping the consumer's own arrays. A consumer that is not
 installed is skipped with the reason; CI installs the CPU ones
 (requirements-interop.txt), `python3 build.py gpu-check` runs the GPU ones.
-README.md shows the resulting table."""
+docs/guide/interop.md shows the resulting table."""
 import array
 import ctypes
 import gc

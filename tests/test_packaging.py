@@ -20,8 +20,13 @@ def test_wheel_metadata_has_license_extras_and_readme():
     md = build_module().wheel_metadata()
     head, _, body = md.partition("\n\n")
     fields = dict(line.split(": ", 1) for line in head.splitlines())
-    assert fields["License"] == "BSD-3-Clause" and fields["Description-Content-Type"] == "text/markdown"
+    assert fields["Metadata-Version"] == "2.4"
+    assert fields["License-Expression"] == "BSD-3-Clause" and fields["License-File"] == "LICENSE"
+    assert fields["Description-Content-Type"] == "text/markdown"
     assert 'Requires-Dist: numpy; extra == "numpy"' in head
+    assert "Classifier: Programming Language :: Python :: 3.11" in head and "zero-copy" in fields["Keywords"]
+    assert "Project-URL: Changelog, https://github.com/memview/memview/blob/main/CHANGELOG.md" in head
+    assert "Copyright (c)" in (ROOT / "LICENSE").read_text() and "BSD 3-Clause" in (ROOT / "LICENSE").read_text()
     assert body == (ROOT / "README.md").read_text()
 
 

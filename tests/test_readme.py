@@ -1,4 +1,5 @@
-"""The README's examples run as written and print what the README says."""
+"""The README's examples run as written and print what the README says
+(tests/test_docs.py does the same for the examples in docs/)."""
 import pathlib
 import re
 import subprocess
@@ -28,13 +29,16 @@ def test_quickstart_output_matches():
     assert run(code) == want
 
 
-def test_dtype_output_matches():
-    code, want = readme_block("dtype")
-    assert run(code) == want
-
-
 @pytest.mark.skipif("sigproc" not in mv.go_packages(),
                     reason="examples/sigproc is not built in (python3 build.py test builds it with memview)")
 def test_go_developers_example_output_matches():
     code, want = readme_block("go-quickstart")
     assert run(code) == want
+
+
+def test_readme_is_short_and_its_links_exist():
+    text = README.read_text()
+    assert len(text.splitlines()) <= 200, "the README is an entry point: move detail into docs/"
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text)
+    local = [l for l in links if not l.startswith(("http://", "https://"))]
+    assert local and not [l for l in local if not (README.parent / l).exists()]

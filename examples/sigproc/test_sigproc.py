@@ -1,7 +1,7 @@
 """examples/sigproc, a Go package built together with memview
 (python3 build.py wheel --with examples/sigproc): its slices reach NumPy without a
 copy, it works in place on NumPy's memory, and it lends and keeps memory by the
-lifetime rules of README's "For Go developers"."""
+lifetime rules of docs/go/index.md (Lifetimes)."""
 import gc
 import weakref
 

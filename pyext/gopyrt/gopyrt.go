@@ -71,7 +71,7 @@ const (
 )
 
 // kind is the Python exception for err: the one memview raises for the
-// sentinel err wraps (README, Errors), else RuntimeError, as gopy does.
+// sentinel err wraps (docs/go/index.md, the type table), else RuntimeError, as gopy does.
 func kind(err error) int {
 	switch {
 	case errors.Is(err, memview.ErrType):

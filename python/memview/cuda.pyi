@@ -1,9 +1,13 @@
 from typing import Any
 
-class CUDAError(RuntimeError): ...
+class CUDAError(RuntimeError):
+    """No CUDA driver or device, or an error the driver reported, named as the driver
+    names it (a RuntimeError)."""
 
 LEGACY_STREAM: int
+"""The legacy default stream, 1 (as in the CUDA Array Interface)."""
 PER_THREAD_STREAM: int
+"""The per-thread default stream, 2 (as in the CUDA Array Interface)."""
 
 def device_count() -> int: ...
 def is_available() -> bool: ...
