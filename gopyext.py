@@ -531,12 +531,16 @@ def runtime_offsets(root: Path, gen: Path, env: dict) -> str:
 
 
 def gopy_env(env: dict) -> dict:
-    """The environment gopy reads the packages in. With Go 1.23's default
-    (gotypesalias=1) every type alias (`type Celsius = float64`) reaches gopy
-    as a types.Alias, which gopy 0.4 stops on ("not yet supported"); with
-    gotypesalias=0 an alias is the type it names, as gopy expects."""
+    """The environment gopy and gopysig read the packages in: GODEBUG without
+    any gotypesalias setting (Go 1.27 removed it, and a process started with
+    one dies), so that both see type aliases as go/types has them since Go
+    1.23, whichever Go builds; gopysig -hide spells out for gopy the aliases of
+    the packages built with memview (tools/gopysig/unalias.go)."""
     debug = [kv for kv in env.get("GODEBUG", "").split(",") if kv and not kv.startswith("gotypesalias=")]
-    return {**env, "GODEBUG": ",".join(debug + ["gotypesalias=0"])}
+    out = {**env, "GODEBUG": ",".join(debug)}
+    if not debug:
+        del out["GODEBUG"]
+    return out
 
 
 def hide_unbindable(tools: Path, gen: Path, paths: list, env: dict) -> dict:
