@@ -237,6 +237,27 @@ def test_nested_fork():
     assert out.strip() == "ok 0.0"
 
 
+def test_forked_child_collects_garbage():
+    """Python's collector calls no Go: gopy 0.5 hooks Go's collector into it
+    (gc.callbacks), which the build takes out (gopyext.patch_generated_py); a
+    child's first collection hung in Go with it."""
+    out = run("""
+        if "gopkg" in mv.go_packages():
+            import gopkg  # a package built with memview has a gopy wrapper of its own
+        assert not [cb for cb in gc.callbacks if "gopy" in getattr(cb, "__name__", "")], gc.callbacks
+
+        def child():
+            junk = [[i] for i in range(100_000)]
+            gc.collect()
+            del junk
+            assert mv.arange(4).tolist() == [0, 1, 2, 3]
+
+        assert in_child(child, seconds=30) == 0
+        print("ok")
+    """)
+    assert out.strip() == "ok"
+
+
 @pytest.mark.parametrize("method", ["fork", "forkserver"])
 def test_multiprocessing_pool(method, tmp_path):
     """multiprocessing's fork and forkserver start methods (with memview preloaded in the
