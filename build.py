@@ -109,20 +109,51 @@ def version_tuple(v: str) -> tuple:
     return tuple(int(x) if x.isdigit() else 0 for x in re.split(r"[.\-rc]", v)[:3])
 
 
-def setup_tools() -> None:
-    """Build gopy and goimports from the versions pinned in go.mod, and gopysig
-    (tools/gopysig) from this checkout."""
+# The Go releases memview is built and tested with: CI runs the whole suite
+# under each (.ci/run), from go.mod's minimum on. Any other release builds
+# with a warning; one older than go.mod's minimum is refused.
+GO_TESTED = ("1.26", "1.27")
+
+_go_version = None
+
+
+def check_go() -> str:
+    """The version of the go command the build runs (go1.27.3), checked: an
+    error if Go is missing or older than go.mod asks, a warning (once) if it
+    is a release memview has not been tested with."""
+    global _go_version
+    if _go_version:
+        return _go_version
     need = go_version_required()
     if shutil.which("go") is None:
         sys.exit(f"memview needs Go {need} or newer (the go directive in go.mod) on PATH to build; "
                  "install it from Go's downloads page, or use a prebuilt memview wheel, which needs no Go")
-    have = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
-    if version_tuple(have.removeprefix("go")) < version_tuple(need):
-        sys.exit(f"memview needs Go {need} or newer to build; `go` on PATH is {have or 'unknown'}")
+    r = subprocess.run(["go", "env", "GOVERSION"], cwd=ROOT, capture_output=True, text=True)
+    have = r.stdout.strip()
+    if r.returncode != 0 or not have:
+        sys.exit(f"memview needs Go {need} or newer to build; `go env GOVERSION` failed: "
+                 f"{r.stderr.strip() or r.returncode}")
+    m = re.fullmatch(r"go(\d+)\.(\d+)(?:\.(\d+))?", have)
+    if m and version_tuple(have.removeprefix("go")) < version_tuple(need):
+        sys.exit(f"memview needs Go {need} or newer to build; `go` on PATH is {have}")
+    if not m or f"{m[1]}.{m[2]}" not in GO_TESTED:
+        tested = " and ".join(f"Go {v}" for v in GO_TESTED)
+        print(f"[build.py] warning: memview is tested with {tested}, not with {have}: the build goes on, "
+              f"but if it or the tests fail, build with a tested release (GOTOOLCHAIN=go{GO_TESTED[-1]}.0 "
+              "makes the go command fetch one) and report what failed", file=sys.stderr, flush=True)
+    _go_version = have
+    return have
+
+
+def setup_tools() -> None:
+    """Build gopy and goimports from the versions pinned in go.mod, and gopysig
+    (tools/gopysig) from this checkout, with the Go that builds (each tool reads
+    Go source with that release's go/types)."""
+    have = check_go()
     TOOLS.mkdir(parents=True, exist_ok=True)
     env = go_env()
     stamp = TOOLS / ".go.sum"
-    gosum = (ROOT / "go.sum").read_text()
+    gosum = f"{have}\n" + (ROOT / "go.sum").read_text()
     if not (stamp.exists() and stamp.read_text() == gosum and (TOOLS / "gopy").exists()):
         run(["go", "build", "-o", TOOLS / "gopy", "github.com/go-python/gopy"], env=env)
         run(["go", "build", "-o", TOOLS / "goimports", "golang.org/x/tools/cmd/goimports"], env=env)
@@ -324,6 +355,7 @@ def cmd_pytest(args):
 
 
 def cmd_gotest(args):
+    check_go()
     # The core must build without cgo (so must pyext/pymsg, the wording of messages);
     # cuda/ loads the driver through cgo (dlopen), and its no-cgo twin lets its
     # planners and kernels be tested without cgo too.

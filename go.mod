@@ -3,7 +3,7 @@ module github.com/memview/memview
 go 1.26.8
 
 require (
-	github.com/go-python/gopy v0.4.10
+	github.com/go-python/gopy v0.5.0
 	golang.org/x/tools v0.52.0
 )
 

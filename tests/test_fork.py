@@ -268,6 +268,25 @@ def test_nested_fork():
     assert out.strip() == "[5.0, 4.0, 3.0, 2.0, 1.0, 0.0]", out
 
 
+def test_forked_child_collects_garbage():
+    """Python's collector calls no Go: gopy 0.5 hooks Go's collector into it
+    (gc.callbacks), which the build takes out (gopyext.patch_generated_py)."""
+    out = run("""
+        if "gopkg" in mv.go_packages():
+            import gopkg  # a package built with memview has a gopy wrapper of its own
+        assert not [cb for cb in gc.callbacks if "gopy" in getattr(cb, "__name__", "")], gc.callbacks
+
+        def child():
+            junk = [[i] for i in range(100_000)]
+            gc.collect()
+            del junk
+            return mv.arange(4).tolist()
+
+        print(in_child(child, 30))
+    """)
+    assert out.strip() == "[0, 1, 2, 3]", out
+
+
 POOL = """
     import multiprocessing as mp
 

@@ -1,9 +1,9 @@
 """A Go package with generic types and functions, type constraints, type aliases,
 fields of generic types, and names that are Python keywords builds with memview (gopy
-0.4 stops on each of them, or writes a module Python cannot import): the build hides
+stops on each of them, or writes a module Python cannot import): the build hides
 exactly those from gopy (tools/gopysig/hide.go, through a build overlay and the
 package driver in tools/gopysig/driver.go) and binds everything else, including the
-functions that take or return an alias (as the type it names)."""
+functions that take or return an alias (as the type it names: unalias.go there)."""
 import numpy as np
 import pytest
 
@@ -13,7 +13,7 @@ if "gopkg" not in mv.go_packages():  # built in? (not just a directory of that n
     pytest.skip("tests/gopkg is built in by the test build (python3 build.py test)", allow_module_level=True)
 import gopkg  # noqa: E402
 
-NOT_BOUND = ["Number", "Pair", "SumOf", "MakePair", "Celsius", "Readings", "None", "True"]
+NOT_BOUND = ["Number", "Pair", "SumOf", "MakePair", "Celsius", "Readings", "Span", "Temps", "None", "True"]
 
 
 def test_what_gopy_cannot_bind_is_absent():
@@ -56,3 +56,22 @@ def test_names_that_are_python_keywords_are_left_out():
     f.Set = 5
     assert f.Count() == 5   # Go reaches the hidden field and method as written
     del f
+
+
+def test_aliases_wherever_an_api_has_them():
+    """Each alias is spelled out for gopy as the type it names
+    (tools/gopysig/unalias.go): another package's type (time.Duration, in a file
+    that does not import time), an alias of an alias, any, struct fields and a
+    variable whose inferred type is an alias."""
+    assert gopkg.Twice(21) == 42
+    assert gopkg.MeanOf(np.array([1.0, 2.0, 6.0])) == 3.0
+    assert gopkg.KindOf("x") == "string"   # gopy passes any (interface{}) as a str
+    with pytest.raises(TypeError, match="KindOf"):
+        gopkg.KindOf(1)
+    assert gopkg.Limit() == 40.0
+    t = gopkg.Thermo()
+    t.Now, t.Every = 2.5, 7
+    assert (t.Now, t.Every) == (2.5, 7)
+    del t
+    for name in ("Temps", "Span"):
+        assert not hasattr(gopkg, name)

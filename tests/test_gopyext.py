@@ -105,8 +105,16 @@ def test_edits_fail_loudly_when_gopy_output_changes(tmp_path):
     with pytest.raises(gopyext.BuildError, match="error-returning functions"):
         gopyext.patch_pybindgen_script(s, {})
     s.write_text("add_checked_function(mod, 'p_F', retval('char*'), [])\n")
+    with pytest.raises(gopyext.BuildError, match="RequestGC"):
+        gopyext.patch_pybindgen_script(s, {})
+    s.write_text("add_checked_function(mod, 'p_F', retval('char*'), [])\n"
+                 "mod.add_function('RequestGC', None, [])\nmod.add_function('_gopy_clear_go_tls', None, [])\n")
     with pytest.raises(gopyext.BuildError, match="pybindgen import"):
         gopyext.patch_pybindgen_script(s, {})
+    w = tmp_path / "pkg.py"
+    w.write_text("import gc\ngc.callbacks.append(lambda phase, info: _pyext.RequestGC())\n")
+    with pytest.raises(gopyext.BuildError, match="garbage collector hook"):
+        gopyext.patch_generated_py(w)
     c = tmp_path / "pyext.c"
     c.write_text("int x;\n")
     with pytest.raises(gopyext.BuildError, match="cmpfunc"):
@@ -130,6 +138,10 @@ def test_built_output_has_every_edit():
     assert "add_checked_function(mod, 'pyext_Install', retval('char*')" not in script
     assert "add_checked_string_function(mod, 'pyext_Install', retval('char*')" in script
     assert "gopyext.check_params(" in script
+    assert "RequestGC" not in script and "_gopy_clear_go_tls" not in script
+    for wrapper in gen.glob("*.py"):  # gopy's wrappers: no hook of Go's collector into Python's
+        if wrapper.name != "build.py":
+            assert "_gopy_gc" not in wrapper.read_text(), wrapper.name
     c = (gen / "pyext.c").read_text()
     assert '"Out of range"' not in c  # pybindgen's checks of small ints, which let -1 through
     assert c.count("mv_go_int_arg(") > 1

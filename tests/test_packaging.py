@@ -35,3 +35,39 @@ def test_no_go_names_the_version(monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(SystemExit, match=r"needs Go 1\.\d+(\.\d+)? or newer"):
         build.setup_tools()
+
+
+def fake_go(tmp_path, monkeypatch, version, rc=0, stderr=""):
+    """A go command on PATH that reports version (and nothing else)."""
+    go = tmp_path / "go"
+    go.write_text(f"#!/bin/sh\necho '{version}'\necho '{stderr}' >&2\nexit {rc}\n")
+    go.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+
+
+@pytest.mark.parametrize("version", ["go1.26.8", "go1.26.9", "go1.27.0", "go1.27.3"])
+def test_tested_go_builds_quietly(tmp_path, monkeypatch, capsys, version):
+    fake_go(tmp_path, monkeypatch, version)
+    assert build_module().check_go() == version
+    assert "warning" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("version", ["go1.28.0", "go1.27rc1", "devel go1.28-abcdef Tue Jan 1 2030"])
+def test_untested_go_is_warned_about(tmp_path, monkeypatch, capsys, version):
+    fake_go(tmp_path, monkeypatch, version)
+    assert build_module().check_go() == version
+    err = capsys.readouterr().err
+    assert f"warning: memview is tested with Go 1.26 and Go 1.27, not with {version}" in err
+
+
+@pytest.mark.parametrize("version", ["go1.26.7", "go1.25.4", "go1.21"])
+def test_go_older_than_go_mod_asks_is_refused(tmp_path, monkeypatch, version):
+    fake_go(tmp_path, monkeypatch, version)
+    with pytest.raises(SystemExit, match=rf"needs Go 1\.26\.8 or newer to build; `go` on PATH is {version}"):
+        build_module().check_go()
+
+
+def test_go_that_cannot_run_is_named(tmp_path, monkeypatch):
+    fake_go(tmp_path, monkeypatch, "", rc=1, stderr="go: go.mod requires go >= 1.26.8 (running go 1.25.0)")
+    with pytest.raises(SystemExit, match=r"`go env GOVERSION` failed: go: go.mod requires go >= 1\.26\.8"):
+        build_module().check_go()

@@ -1,6 +1,9 @@
 package gopkg
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // The declarations below are everyday Go that gopy cannot bind: generic types
 // and functions, type constraints, type aliases, and what uses an instance of
@@ -36,6 +39,9 @@ type Celsius = float64
 
 // Readings is an alias of a slice type.
 type Readings = []float64
+
+// Span is an alias of another package's type (aliases.go uses it).
+type Span = time.Duration
 
 // Warmer takes and returns an alias of a basic type.
 func Warmer(c Celsius) Celsius { return c + 1 }

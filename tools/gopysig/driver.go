@@ -16,10 +16,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -68,29 +71,68 @@ func runDriver(overlayPath string, patterns []string) error {
 		return err
 	}
 	resp := packages.DriverResponse{Compiler: "gc", Arch: runtime.GOARCH}
+	byPath := map[string]*packages.Package{}
+	packages.Visit(roots, nil, func(p *packages.Package) { byPath[p.PkgPath] = p })
 	seen := map[string]bool{}
-	var visit func(p *packages.Package)
-	visit = func(p *packages.Package) {
+	var visit func(p *packages.Package) error
+	visit = func(p *packages.Package) error {
 		if seen[p.ID] {
-			return
+			return nil
 		}
 		seen[p.ID] = true
 		for i, f := range p.CompiledGoFiles {
 			if to, ok := overlay.Replace[f]; ok {
 				p.CompiledGoFiles[i] = to
+				if err := addImports(p, to, byPath); err != nil {
+					return err
+				}
 			}
 		}
 		resp.Packages = append(resp.Packages, p)
 		for _, imp := range p.Imports {
-			visit(imp)
+			if err := visit(imp); err != nil {
+				return err
+			}
 		}
+		return nil
 	}
 	for _, p := range roots {
 		resp.Roots = append(resp.Roots, p.ID)
-		visit(p)
+		if err := visit(p); err != nil {
+			return err
+		}
 	}
 	enc := json.NewEncoder(os.Stdout)
 	return enc.Encode(resp)
+}
+
+// addImports adds to p's imports those the rewritten copy imports that the go
+// command did not see (a copy of a file in the module cache, which it reads as
+// written: unalias.go may import the package an alias names). Each is in the
+// graph already, a dependency of the package that declares the alias.
+func addImports(p *packages.Package, copyPath string, byPath map[string]*packages.Package) error {
+	f, err := parser.ParseFile(token.NewFileSet(), copyPath, nil, parser.ImportsOnly)
+	if err != nil {
+		return err
+	}
+	for _, spec := range f.Imports {
+		path, err := strconv.Unquote(spec.Path.Value)
+		if err != nil || path == "C" {
+			continue
+		}
+		if _, ok := p.Imports[path]; ok {
+			continue
+		}
+		dep, ok := byPath[path]
+		if !ok {
+			return fmt.Errorf("%s: %s imports %s, which is not among its dependencies", p.PkgPath, copyPath, path)
+		}
+		if p.Imports == nil {
+			p.Imports = map[string]*packages.Package{}
+		}
+		p.Imports[path] = dep
+	}
+	return nil
 }
 
 // goOverlay returns the build flag that hands the go command the overlay, for

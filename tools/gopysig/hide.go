@@ -2,10 +2,10 @@ package main
 
 // Hiding what gopy cannot bind.
 //
-// gopy 0.4 stops on, or writes Go or Python that does not compile for, some
-// exported declarations that are everyday Go: generic types (their wrappers
-// name `Pair[K comparable, V any]`), type constraints, type aliases (bound
-// twice, or "not yet supported"), anything whose type mentions an instance of
+// gopy (0.4 and 0.5) stops on, or writes Go or Python that does not compile
+// for, some exported declarations that are everyday Go: generic types (their
+// wrappers name `Pair[K comparable, V any]`), type constraints, type aliases
+// ("not yet supported"), anything whose type mentions an instance of
 // a generic type (`atomic.Pointer[T]` fields, functions returning
 // `Pair[int, string]`), and the names None, True and False (Python keywords,
 // `def None():`). A package that has one of them would not build at all, or
@@ -13,9 +13,10 @@ package main
 // in copies under DIR, the name of each such declaration, and every use of it
 // in the packages built, to an unexported one; gopy and gopysig then read the
 // packages through a build overlay (go build -overlay) with those copies, and
-// bind everything else. The extension itself is compiled from the packages as
-// they are: the generated code names only what gopy bound, which the rewrite
-// did not touch.
+// bind everything else. What uses an alias is bound, with the alias spelled
+// out as the type it names (unalias.go). The extension itself is compiled
+// from the packages as they are: the generated code names only what gopy
+// bound, which the rewrite did not touch, by names that mean the same there.
 
 import (
 	"encoding/json"
@@ -304,6 +305,11 @@ func (h *hider) typeName(obj *types.TypeName) bool {
 	}
 	for i := range st.NumFields() {
 		f := st.Field(i)
+		if a := embeddedAlias(f); a != nil && a.Obj().Pkg() == obj.Pkg() && a.Obj().Exported() {
+			// The field is named after the alias, which is renamed: so is it.
+			changed = h.hide(f, "it embeds type alias "+a.Obj().Name()) || changed
+			continue
+		}
 		if f.Exported() && !f.Embedded() && pyKeyword[f.Name()] {
 			changed = h.hide(f, "its name is a Python keyword") || changed
 			continue
@@ -320,6 +326,19 @@ func (h *hider) typeName(obj *types.TypeName) bool {
 		}
 	}
 	return changed
+}
+
+// embeddedAlias returns the alias an embedded field names, or nil.
+func embeddedAlias(f *types.Var) *types.Alias {
+	if !f.Embedded() {
+		return nil
+	}
+	t := f.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	a, _ := t.(*types.Alias)
+	return a
 }
 
 // badCallback says why gopy cannot bind a function that takes a Go func whose
@@ -360,7 +379,7 @@ func predeclared(t types.Type) bool {
 	return false
 }
 
-// edit is one identifier to rename in a source file.
+// edit is one identifier to rename, or type to spell out, in a source file.
 type edit struct {
 	offset int
 	old    string
@@ -384,9 +403,6 @@ func hideIn(dir string, paths []string) (HideReport, error) {
 	h := &hider{why: map[types.Object]string{}}
 	h.collect(pkgs)
 	params := h.paramRenames(pkgs)
-	if len(h.why) == 0 && len(params) == 0 {
-		return report, nil
-	}
 	newName := map[types.Object]string{}
 	for obj := range h.why {
 		name := "_" + obj.Name()
@@ -397,17 +413,41 @@ func hideIn(dir string, paths []string) (HideReport, error) {
 		}
 		newName[obj] = name
 	}
+	for obj := range h.why {
+		if f, ok := obj.(*types.Var); ok {
+			if a := embeddedAlias(f); a != nil {
+				newName[obj] = newName[a.Obj()]
+			}
+		}
+	}
 	for obj, r := range params {
 		newName[obj] = r.to
 		report.Renamed = append(report.Renamed, Hidden{Name: r.where + " parameter " + obj.Name(),
 			Why: "is " + r.to + " in Python: as written, it would hide a name gopy's Go code uses"})
 	}
 	sort.Slice(report.Renamed, func(i, j int) bool { return report.Renamed[i].Name < report.Renamed[j].Name })
-	// Every identifier that declares or uses a hidden object, in every package
+	// The aliases of the exported API spelled out (unalias.go), then every
+	// identifier that declares or uses a hidden object, in every package
 	// built, at its place in the file as written (cgo's files map back by
-	// their line directives).
+	// their line directives), unless it lies in a type an alias spelled out.
+	src := &sources{}
 	edits := map[string][]edit{}
-	lines := lineStarts{}
+	for _, p := range pkgs {
+		for file, es := range h.unaliasPackage(p, newName, src) {
+			edits[file] = append(edits[file], es...)
+		}
+	}
+	if len(h.why) == 0 && len(params) == 0 && len(edits) == 0 {
+		return report, nil
+	}
+	spelled := func(file string, off int) bool {
+		for _, e := range edits[file] {
+			if e.offset <= off && off < e.offset+len(e.old) {
+				return true
+			}
+		}
+		return false
+	}
 	var shared []string
 	for _, p := range pkgs {
 		for _, idents := range []map[*ast.Ident]types.Object{p.TypesInfo.Defs, p.TypesInfo.Uses} {
@@ -422,13 +462,17 @@ func hideIn(dir string, paths []string) (HideReport, error) {
 				if !ok {
 					continue
 				}
+				pos := p.Fset.PositionFor(id.Pos(), true)
+				off := src.offset(pos)
+				if spelled(pos.Filename, off) {
+					continue
+				}
 				if obj.Pkg() != p.Types {
 					// An unexported name cannot be used from another package.
 					shared = append(shared, fmt.Sprintf("%s uses %s (%s)", p.PkgPath, qualified(obj), h.why[obj]))
 					continue
 				}
-				pos := p.Fset.PositionFor(id.Pos(), true)
-				edits[pos.Filename] = append(edits[pos.Filename], edit{offset: lines.offset(pos), old: id.Name, new: to})
+				edits[pos.Filename] = append(edits[pos.Filename], edit{offset: off, old: id.Name, new: to})
 			}
 		}
 	}
@@ -503,46 +547,67 @@ func qualified(obj types.Object) string {
 	return pkg + obj.Name()
 }
 
-// lineStarts are the byte offsets where each line of a file begins, read once
-// per file.
-type lineStarts map[string][]int
+// sources are the files the rewrites read, each read once: its text and the
+// byte offsets where its lines begin.
+type sources struct {
+	data   map[string][]byte
+	starts map[string][]int
+}
+
+func (s *sources) read(file string) []byte {
+	if s.data == nil {
+		s.data, s.starts = map[string][]byte{}, map[string][]int{}
+	}
+	if src, ok := s.data[file]; ok {
+		return src
+	}
+	src, _ := os.ReadFile(file) // nil: every offset in it is refused
+	starts := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	s.data[file], s.starts[file] = src, starts
+	return src
+}
 
 // offset returns the byte offset of pos (line and byte column, both from 1) in
 // its file as written, or -1.
-func (ls lineStarts) offset(pos token.Position) int {
-	starts, ok := ls[pos.Filename]
-	if !ok {
-		if src, err := os.ReadFile(pos.Filename); err == nil {
-			starts = []int{0}
-			for i, c := range src {
-				if c == '\n' {
-					starts = append(starts, i+1)
-				}
-			}
-		}
-		ls[pos.Filename] = starts
-	}
+func (s *sources) offset(pos token.Position) int {
+	s.read(pos.Filename)
+	starts := s.starts[pos.Filename]
 	if pos.Line < 1 || pos.Line > len(starts) || pos.Column < 1 {
 		return -1
 	}
 	return starts[pos.Line-1] + pos.Column - 1
 }
 
-// apply makes the renames in src; each must find its old name where the
-// type checker saw it.
+// span returns the n bytes of file at off.
+func (s *sources) span(file string, off, n int) (string, bool) {
+	src := s.read(file)
+	if off < 0 || n < 0 || off+n > len(src) {
+		return "", false
+	}
+	return string(src[off : off+n]), true
+}
+
+// apply makes the edits in src; each must find its old text where the type
+// checker saw it.
 func apply(src []byte, es []edit) ([]byte, error) {
-	sort.Slice(es, func(i, j int) bool { return es[i].offset > es[j].offset })
+	sort.SliceStable(es, func(i, j int) bool { return es[i].offset > es[j].offset })
 	out := append([]byte(nil), src...)
-	last := -1
-	for _, e := range es {
-		if e.offset == last {
+	var last *edit
+	for i := range es {
+		e := es[i]
+		if last != nil && e == *last {
 			continue // the same identifier, seen as a definition and a use
 		}
 		if e.offset < 0 || e.offset+len(e.old) > len(out) || string(out[e.offset:e.offset+len(e.old)]) != e.old {
 			return nil, fmt.Errorf("cannot find %s where the type checker saw it", e.old)
 		}
 		out = append(out[:e.offset], append([]byte(e.new), out[e.offset+len(e.old):]...)...)
-		last = e.offset
+		last = &es[i]
 	}
 	return out, nil
 }

@@ -40,7 +40,7 @@ func TestHideRenamesWhatGopyCannotBind(t *testing.T) {
 	}
 	text := string(src)
 	for _, s := range []string{"type _Box[T any] struct", "func _Make(v int) _Box[int] { return _Box[int]{v} }",
-		"type _Meters = float64", "func Double(m _Meters) _Meters { return 2 * _Make(int(m)).V0() }",
+		"type _Meters = float64", "func Double(m float64) float64 { return 2 * _Make(int(m)).V0() }",
 		"func (b _Box[T]) V0()", "\t_B _Box[string]\n\tN int", "const _True = 1",
 		"type Flags struct{ _None, Set int }"} {
 		if !strings.Contains(text, s) {

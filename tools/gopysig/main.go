@@ -156,14 +156,19 @@ func signature(f *types.Func) Func {
 }
 
 // byHandle reports whether gopy passes a value of type t to Go by its handle.
+// An empty interface (interface{}, any) it converts from a Python str, unless
+// the function's doc comment asks for handles (gopy:interface=handle), and
+// then its wrapper reads the handle itself.
 func byHandle(t types.Type) bool {
 	t = unalias(t)
 	if types.Identical(t, types.Universe.Lookup("error").Type()) {
 		return false
 	}
-	switch t.Underlying().(type) {
+	switch u := t.Underlying().(type) {
 	case *types.Basic, *types.Signature:
 		return false
+	case *types.Interface:
+		return !(u.Empty() && t == u)
 	}
 	return true
 }
