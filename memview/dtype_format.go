@@ -16,7 +16,7 @@ const formatID = uint8(len(dtypeTable))
 // (interned, so that DTypes of equal formats compare equal with ==; DTypes of
 // different spellings of one layout are SameLayout, and have the same name).
 type formatType struct {
-	format    string
+	format    string // the format arrays export: the one given, or a spelling NumPy reads alike (exportFormat)
 	desc      *ItemDesc
 	canonical string // desc.Canonical()
 	basic     DType  // the basic DType of the same layout, if there is one
@@ -71,6 +71,11 @@ func formatDType(format string) (DType, error) {
 			ft.name = ft.typestr
 		}
 	}
+	alt := ""
+	if ft.basic.IsValid() {
+		alt = ft.basic.Format()
+	}
+	ft.format = exportFormat(format, desc, alt)
 	actual, _ := formatTypes.LoadOrStore(format, ft)
 	return DType{id: formatID, ft: actual.(*formatType)}, nil
 }

@@ -123,4 +123,13 @@ func checkCanonical(t *testing.T, s string, d *ItemDesc) {
 		t.Fatalf("DTypeFromFormat(%q): name %q reads back as %q (%q), not the same layout %q",
 			s, dt.Name(), back.Name(), back.Canonical(), dt.Canonical())
 	}
+	// The format arrays of it export: the same layout, and one NumPy reads
+	// alike unless it is the format itself.
+	out := dt.Format()
+	if again, err := DTypeFromFormat(out); err != nil || !again.SameLayout(dt) {
+		t.Fatalf("DTypeFromFormat(%q).Format() = %q: %v, %v: not the same layout", s, out, again, err)
+	}
+	if out != s && !dt.IsBasic() && !numpyReadsAlike(out, dt.Item()) {
+		t.Fatalf("DTypeFromFormat(%q).Format() = %q, which NumPy does not read alike", s, out)
+	}
 }

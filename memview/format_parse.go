@@ -67,7 +67,8 @@ type formatParser struct {
 	pos    int
 	mode   fmtMode
 	depth  int
-	nameAt int // index of the name of the last item parsed
+	nameAt int  // index of the name of the last item parsed
+	numpy  bool // read as NumPy's PEP 3118 reader does (see numpyReading)
 }
 
 // errorf returns an ErrInvalid error about the byte at index at.
@@ -110,11 +111,17 @@ func (p *formatParser) items(inRecord bool) (*ItemDesc, itemCost, error) {
 	var names map[string]bool
 	for {
 		for p.pos < len(p.s) && isFormatSpace(p.s[p.pos]) {
+			if p.numpy {
+				return nil, itemCost{}, p.errorf(p.pos, "NumPy reads no whitespace")
+			}
 			p.pos++
 		}
 		if p.pos == len(p.s) {
 			if inRecord {
 				return nil, itemCost{}, p.errorf(p.pos, "unterminated record")
+			}
+			if prefixAt >= 0 && p.numpy {
+				return nil, itemCost{}, p.errorf(prefixAt, "NumPy reads no byte-order prefix at the end")
 			}
 			break
 		}
@@ -136,6 +143,9 @@ func (p *formatParser) items(inRecord bool) (*ItemDesc, itemCost, error) {
 			prefixAt = p.pos
 			p.pos++
 			continue
+		}
+		if prefixAt >= 0 && c == '(' && p.numpy {
+			return nil, itemCost{}, p.errorf(prefixAt, "NumPy reads a byte-order prefix after a shape, not before")
 		}
 		prefixAt = -1
 		f, isField, align, ic, err := p.item()
@@ -175,7 +185,7 @@ func (p *formatParser) items(inRecord bool) (*ItemDesc, itemCost, error) {
 		cost.free = satAdd(cost.free, ic.free)
 		d.Fields = append(d.Fields, f)
 	}
-	if inRecord && p.mode.native && !p.mode.packed {
+	if (inRecord || p.numpy) && p.mode.native && !p.mode.packed {
 		var ok bool
 		if off, ok = alignUp(off, d.Align); !ok {
 			return nil, itemCost{}, p.errorf(p.pos, "item size overflows")
@@ -229,13 +239,16 @@ func (p *formatParser) item() (f Field, isField bool, align int, cost itemCost, 
 		}
 	case isString:
 		f.Size = count
-	case hasCount && count != 1 && (shape != nil || count == 0 && f.Name != ""):
+	case hasCount && count != 1 && (shape != nil || count == 0 && (f.Name != "" || p.numpy)):
 		dims = append(dims, count)
 	case hasCount && count != 1:
 		f.Repeat = count
 	}
 	if len(dims) > maxFormatDims {
 		return f, false, 0, cost, p.errorf(start, "sub-array has more than %d dimensions", maxFormatDims)
+	}
+	if p.numpy && shape != nil && (isString && f.Size == 0 || !isString && hasCount && count == 0) {
+		return f, false, 0, cost, p.errorf(start, "NumPy makes no sub-array of unstructured items of 0 bytes")
 	}
 	if dims != nil {
 		f.Shape, f.Repeat = dims, 1
@@ -316,6 +329,8 @@ func (p *formatParser) codeSize(code string, codeAt int, rec *ItemDesc) (size, a
 	switch {
 	case !ok || code == "Z":
 		return 0, 0, p.unknownCode(code, codeAt)
+	case p.numpy && !numpyReadsCode(code, p.mode.native):
+		return 0, 0, p.errorf(codeAt, "NumPy does not read format code %q here", code)
 	case info.std == 0 && !p.mode.native:
 		return 0, 0, p.errorf(codeAt, "format code %q needs native size ('@')", code)
 	case p.mode.native:

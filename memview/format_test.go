@@ -27,6 +27,7 @@ type goldenFormats struct {
 		Values   []json.RawMessage
 		Bytes    string
 		Unpacked []json.RawMessage
+		NumPy    *numpyGolden
 	}
 	Records []struct {
 		Name, Format   string
@@ -36,6 +37,19 @@ type goldenFormats struct {
 		Values         []json.RawMessage
 		Bytes          string
 	}
+	// NumPy's readings of top-level formats, in NumPy's grammar and just outside it.
+	Top []struct {
+		Format string
+		NumPy  *numpyGolden
+	}
+}
+
+// numpyGolden is how NumPy's reader reads a format as the whole item of a
+// buffer; nil where it refuses the format.
+type numpyGolden struct {
+	Size   int
+	Leaves [][]any // as in Records
+	Fields int     // fields, nested records' counted once, zero-size ones too
 }
 
 func loadGolden(t testing.TB) *goldenFormats {
