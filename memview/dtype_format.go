@@ -144,13 +144,24 @@ var (
 func (d DType) IsBasic() bool { return d.id != 0 && d.id < formatID }
 
 // DTypeOfExport returns the DType of an exporter's items: DTypeFromFormat of
-// its format, whose item size must be itemsize. One mismatch is forgiven, the
-// one NumPy makes: a record written with native alignment ('@') whose
-// trailing padding the exporter's items do not have (NumPy writes
-// "T{d:a:b:b:}", 16 bytes under '@', for one aligned element of a packed
-// 9-byte dtype). Its fields all end within itemsize, so the items are that
-// record without the padding; the DType is then the canonical format of that
-// layout, not the exporter's string. Any other mismatch wraps ErrInvalid.
+// its format, whose item size must be itemsize. Two mismatches are forgiven,
+// where the layout is unambiguous:
+//
+//   - NumPy's: a record written with native alignment ('@') whose trailing
+//     padding the exporter's items do not have (NumPy writes "T{d:a:b:b:}",
+//     16 bytes under '@', for one aligned element of a packed 9-byte dtype).
+//     Its fields all end within itemsize, so the items are that record
+//     without the padding.
+//   - ctypes': a C structure written without its padding ("T{<d:a:<c:b:}",
+//     9 bytes as written, for a 16-byte struct), where laying the fields out
+//     with C's alignment (cReading) gives itemsize and moves no field. The
+//     items are the fields as written and padding to itemsize. Where C's
+//     alignment would move fields ("T{<i:a:<d:b:}" for a 16-byte struct) the
+//     format does not say where they are, and the error says so; memview
+//     reads a ctypes object's layout from its type instead (mv.from_buffer).
+//
+// The DType is then the canonical format of the items' layout, not the
+// exporter's string. Any other mismatch wraps ErrInvalid.
 func DTypeOfExport(format string, itemsize int) (DType, error) {
 	dt, err := DTypeFromFormat(format)
 	if err != nil || dt.Itemsize() == itemsize {
@@ -163,17 +174,29 @@ func DTypeOfExport(format string, itemsize int) (DType, error) {
 	if f, ok := d.single(); ok && f.Record != nil && elemDims(f) == nil {
 		rec = f.Record
 	}
-	if itemsize <= 0 || itemsize > d.Size || len(rec.Fields) == 0 {
+	if itemsize <= 0 || len(rec.Fields) == 0 {
 		return DType{}, mismatch
+	}
+	if itemsize > d.Size {
+		c, err := cReading(format)
+		switch {
+		case err != nil || c.Size != itemsize:
+			return DType{}, mismatch
+		case !sameLeaves(c, d):
+			return DType{}, fmt.Errorf("memview: format %s has item size %d but the exporter says %d; "+
+				"laid out with C's alignment (as ctypes writes structures, without their padding) its fields "+
+				"would fill %d bytes, but at other offsets, which the format does not give: %w",
+				quote(format), dt.Itemsize(), itemsize, itemsize, ErrInvalid)
+		}
 	}
 	for _, f := range rec.Fields {
 		if f.Offset+f.Size*f.Repeat > itemsize {
 			return DType{}, mismatch
 		}
 	}
-	trimmed := *rec
-	trimmed.Size = itemsize
-	out, err := formatDType(trimmed.Canonical())
+	resized := *rec
+	resized.Size = itemsize
+	out, err := formatDType(resized.Canonical())
 	if err != nil || out.Itemsize() != itemsize {
 		return DType{}, mismatch
 	}

@@ -3,6 +3,7 @@ package memview
 import (
 	"cmp"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -239,12 +240,41 @@ func TestDTypeOfExport(t *testing.T) {
 	if d, err := DTypeOfExport("q", 8); err != nil || d.Format() != "q" {
 		t.Fatalf("q: %v, %v", d, err)
 	}
+	// ctypes writes C structures without their padding: where C's alignment
+	// moves no field, the items are the fields and padding to the item size.
 	for _, tc := range []struct {
 		format string
 		size   int
-	}{{"T{d:a:b:b:}", 8}, {"d", 4}, {"T{d:a:b:b:}", 17}, {"ii", 6}, {"T{}", 0}} {
-		if _, err := DTypeOfExport(tc.format, tc.size); err == nil {
-			t.Errorf("DTypeOfExport(%q, %d) accepted", tc.format, tc.size)
+		canon  string
+	}{
+		{"T{<d:a:<c:b:}", 16, "<T{d:a:1s:b:7x}"},
+		{"T{>q:a:>h:b:>b:c:}", 16, ">T{q:a:h:b:b:c:5x}"},
+		{"T{<d:a:T{<d:x:<c:y:}:s:}", 24, "<T{d:a:T{d:x:1s:y:}:s:7x}"},
+		{"T{<i:a:<i:b:<h:c:}", 12, "<T{i:a:i:b:h:c:2x}"},
+		{"<d<c", 16, "<T{d1s7x}"},
+	} {
+		d, err := DTypeOfExport(tc.format, tc.size)
+		if err != nil || d.Itemsize() != tc.size || d.Canonical() != tc.canon {
+			t.Errorf("DTypeOfExport(%q, %d) = %v (%d bytes, %q), %v; want %q", tc.format, tc.size, d, d.Itemsize(),
+				d.Canonical(), err, tc.canon)
+		}
+	}
+	for _, tc := range []struct {
+		format string
+		size   int
+		msg    string
+	}{
+		{"T{d:a:b:b:}", 8, "item size"}, {"d", 4, "item size"}, {"T{d:a:b:b:}", 17, "item size"},
+		{"ii", 6, "item size"}, {"T{}", 0, "0 bytes"},
+		// C's alignment moves b: the format does not say where it is
+		{"T{<i:a:<d:b:}", 16, "at other offsets"},
+		// neither reading gives 20 bytes
+		{"T{<d:a:<c:b:}", 20, "has item size 9 but the exporter says 20"},
+		{"T{<d:a:<c:b:}", 12, "has item size 9 but the exporter says 12"},
+	} {
+		_, err := DTypeOfExport(tc.format, tc.size)
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("DTypeOfExport(%q, %d): %v, want an error saying %q", tc.format, tc.size, err, tc.msg)
 		}
 	}
 }

@@ -71,6 +71,13 @@ func FuzzParseFormat(f *testing.F) {
 			t.Fatalf("Format is not canonical: %q -> %q -> %q", s, canon, canon2)
 		}
 		checkCanonical(t, s, d)
+		// An exporter whose items are laid out as C would lay out the format
+		// (ctypes' structures) gets items of its size, or an error.
+		if c, err := cReading(s); err == nil && c.Size > 0 {
+			if dt, err := DTypeOfExport(s, c.Size); err == nil && dt.Itemsize() != c.Size {
+				t.Fatalf("DTypeOfExport(%q, %d) has items of %d bytes", s, c.Size, dt.Itemsize())
+			}
+		}
 		// Zeros unpack to zero values, which pack back to zeros. ParseFormat
 		// bounds the values that hold no bytes, so a small Size keeps this
 		// cheap whatever the format.

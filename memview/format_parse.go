@@ -69,6 +69,12 @@ type formatParser struct {
 	depth  int
 	nameAt int  // index of the name of the last item parsed
 	numpy  bool // read as NumPy's PEP 3118 reader does (see numpyReading)
+	calign bool // align standard-size items too, as a C compiler lays them out (see cReading)
+}
+
+// aligns reports whether items are aligned in the mode in force.
+func (p *formatParser) aligns() bool {
+	return !p.mode.packed && (p.mode.native || p.calign)
 }
 
 // errorf returns an ErrInvalid error about the byte at index at.
@@ -152,7 +158,7 @@ func (p *formatParser) items(inRecord bool) (*ItemDesc, itemCost, error) {
 		if err != nil {
 			return nil, itemCost{}, err
 		}
-		if p.mode.native && !p.mode.packed {
+		if p.aligns() {
 			var ok bool
 			if off, ok = alignUp(off, align); !ok {
 				return nil, itemCost{}, p.errorf(p.pos, "item size overflows")
@@ -185,7 +191,7 @@ func (p *formatParser) items(inRecord bool) (*ItemDesc, itemCost, error) {
 		cost.free = satAdd(cost.free, ic.free)
 		d.Fields = append(d.Fields, f)
 	}
-	if (inRecord || p.numpy) && p.mode.native && !p.mode.packed {
+	if (inRecord || p.numpy || p.calign) && p.aligns() {
 		var ok bool
 		if off, ok = alignUp(off, d.Align); !ok {
 			return nil, itemCost{}, p.errorf(p.pos, "item size overflows")
@@ -335,6 +341,10 @@ func (p *formatParser) codeSize(code string, codeAt int, rec *ItemDesc) (size, a
 		return 0, 0, p.errorf(codeAt, "format code %q needs native size ('@')", code)
 	case p.mode.native:
 		return info.nativeSize, info.nativeAlign, nil
+	case p.calign && info.std != info.nativeSize: // 'l' and 'L': C's 4-byte int
+		return info.std, info.std, nil
+	case p.calign:
+		return info.std, info.nativeAlign, nil
 	}
 	return info.std, 1, nil
 }
