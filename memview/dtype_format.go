@@ -144,24 +144,25 @@ var (
 func (d DType) IsBasic() bool { return d.id != 0 && d.id < formatID }
 
 // DTypeOfExport returns the DType of an exporter's items: DTypeFromFormat of
-// its format, whose item size must be itemsize. Two mismatches are forgiven,
-// where the layout is unambiguous:
+// its format, whose item size must be itemsize. Where a record's format and
+// the exporter's item size disagree but the layout is unambiguous, the items
+// are that record with the padding the format leaves out added or dropped at
+// the end:
 //
-//   - NumPy's: a record written with native alignment ('@') whose trailing
-//     padding the exporter's items do not have (NumPy writes "T{d:a:b:b:}",
-//     16 bytes under '@', for one aligned element of a packed 9-byte dtype).
-//     Its fields all end within itemsize, so the items are that record
-//     without the padding.
-//   - ctypes': a C structure written without its padding ("T{<d:a:<c:b:}",
-//     9 bytes as written, for a 16-byte struct), where laying the fields out
-//     with C's alignment (cReading) gives itemsize and moves no field. The
-//     items are the fields as written and padding to itemsize. Where C's
-//     alignment would move fields ("T{<i:a:<d:b:}" for a 16-byte struct) the
-//     format does not say where they are, and the error says so; memview
-//     reads a ctypes object's layout from its type instead (mv.from_buffer).
+//   - NumPy writes "T{d:a:b:b:}", 16 bytes under '@', for one aligned element
+//     of a packed 9-byte dtype, and leaves out the padding at the end of a
+//     record that is not its alignment's ("T{=i:a:}" for 5-byte items).
+//   - ctypes writes a C structure with '<' or '>' before every field and none
+//     of its padding ("T{<d:a:<c:b:}", 9 bytes as written, for a 16-byte
+//     struct).
 //
-// The DType is then the canonical format of the items' layout, not the
-// exporter's string. Any other mismatch wraps ErrInvalid.
+// The fields must end within itemsize. Where laying the fields out with C's
+// alignment (cReading) gives itemsize at other offsets ("T{<i:a:<d:b:}" for
+// a 16-byte struct of an int and a double) the format does not say where
+// they are: an error says so (memview reads a ctypes object's layout from
+// its type instead, in mv.from_buffer). A format of one number, string or
+// sub-array gets no padding. The DType is the canonical format of the items'
+// layout, not the exporter's string. Any other mismatch wraps ErrInvalid.
 func DTypeOfExport(format string, itemsize int) (DType, error) {
 	dt, err := DTypeFromFormat(format)
 	if err != nil || dt.Itemsize() == itemsize {
@@ -171,23 +172,18 @@ func DTypeOfExport(format string, itemsize int) (DType, error) {
 		quote(format), dt.Itemsize(), itemsize, ErrInvalid)
 	d := dt.Item()
 	rec := d
-	if f, ok := d.single(); ok && f.Record != nil && elemDims(f) == nil {
-		rec = f.Record
+	f, single := d.single()
+	if single && f.Record != nil && elemDims(f) == nil {
+		rec, single = f.Record, false
 	}
-	if itemsize <= 0 || len(rec.Fields) == 0 {
+	if itemsize <= 0 || single || len(rec.Fields) == 0 {
 		return DType{}, mismatch
 	}
-	if itemsize > d.Size {
-		c, err := cReading(format)
-		switch {
-		case err != nil || c.Size != itemsize:
-			return DType{}, mismatch
-		case !sameLeaves(c, d):
-			return DType{}, fmt.Errorf("memview: format %s has item size %d but the exporter says %d; "+
-				"laid out with C's alignment (as ctypes writes structures, without their padding) its fields "+
-				"would fill %d bytes, but at other offsets, which the format does not give: %w",
-				quote(format), dt.Itemsize(), itemsize, itemsize, ErrInvalid)
-		}
+	if c, err := cReading(format); itemsize > d.Size && err == nil && c.Size == itemsize && !sameLeaves(c, d) {
+		return DType{}, fmt.Errorf("memview: format %s has item size %d but the exporter says %d; "+
+			"laid out with C's alignment (as ctypes writes structures, without their padding) its fields "+
+			"would fill %d bytes, but at other offsets, which the format does not give: %w",
+			quote(format), dt.Itemsize(), itemsize, itemsize, ErrInvalid)
 	}
 	for _, f := range rec.Fields {
 		if f.Offset+f.Size*f.Repeat > itemsize {

@@ -141,6 +141,8 @@ func TestExportFormat(t *testing.T) {
 		{"NumPy reads no Pascal strings", "ip", "ip"},
 		{"nor complex halves", "Zeb", "Zeb"},
 		{"ctypes' structure", "T{<i:a:4x<d:b:}", "T{<i:a:4x<d:b:}"},
+		{"NumPy's sub-array of sub-arrays", "T{(3)(3)q:m:}", "(3,3)<q:m:"},
+		{"NumPy's reading of one", "T{(3)3q:m:}", "T{(3)3q:m:}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dt, err := DTypeFromFormat(tc.in)

@@ -14,9 +14,11 @@ import (
 //
 //	[prefix] [(d1,d2,...)] [prefix] [count] code [:name:]
 //
-// where prefix is one of '@' (native sizes and alignment; the start state),
-// '^' (native sizes, no alignment: NumPy's unaligned native), '=' (native
-// order), '<', '>' or '!' with standard sizes and no alignment. A prefix may
+// where a shape may be followed by more ("(2)(3)i", as NumPy writes a
+// sub-array of sub-arrays, is "(2,3)i") and prefix is one of '@' (native
+// sizes and alignment; the start state), '^' (native sizes, no alignment:
+// NumPy's unaligned native), '=' (native order), '<', '>' or '!' with
+// standard sizes and no alignment. A prefix may
 // appear before any item and holds until the next one, across record
 // boundaries too (as NumPy reads it). Codes: ? c b B h H i I l L q Q n N e f d
 // s p x P, Ze Zf Zd (complex of two halves, floats, doubles), and NumPy's g
@@ -214,6 +216,19 @@ func (p *formatParser) item() (f Field, isField bool, align int, cost itemCost, 
 	if p.s[p.pos] == '(' {
 		if shape, err = p.shape(); err != nil {
 			return f, false, 0, cost, err
+		}
+		for p.pos < len(p.s) && p.s[p.pos] == '(' { // NumPy writes a sub-array of sub-arrays "(2)(3)i"
+			if p.numpy {
+				return f, false, 0, cost, p.errorf(p.pos, "NumPy reads one shape per item")
+			}
+			more, err := p.shape()
+			if err != nil {
+				return f, false, 0, cost, err
+			}
+			if len(shape)+len(more) > maxFormatDims {
+				return f, false, 0, cost, p.errorf(start, "sub-array has more than %d dimensions", maxFormatDims)
+			}
+			shape = append(shape, more...)
 		}
 		if p.pos < len(p.s) && p.setMode(p.s[p.pos]) { // NumPy reads "(2)<i"
 			p.pos++
