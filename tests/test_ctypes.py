@@ -284,6 +284,10 @@ def test_what_no_format_describes_is_refused(x, msg):
     for copy in (False, None, True):
         with pytest.raises(TypeError, match=msg):
             mv.from_buffer(x, copy=copy)
+    if not isinstance(x, ctypes._Pointer) and "Python object" not in msg:
+        with mv.zeros(len(x), f"{ctypes.sizeof(x) // len(x)}x") as a:  # an assignment says why too
+            with pytest.raises(TypeError, match=msg):
+                a[:] = x
     if before is not None:
         assert bytes(memoryview(x)) == before
 

@@ -148,8 +148,9 @@ def _as_source(value, dtype: str):
         src.release()
         raise TypeError(f"memview: cannot assign a {value.__cuda_array_interface__['typestr']} CUDA "
                         f"array to a {dtype} array (no conversion on the device)")
+    fmt = _cdata.item_format(value)  # a ctypes object's from its type (TypeError: none describes it)
     try:
-        src = _core.from_buffer(value, -1, False, _cdata.item_format(value))
+        src = _core.from_buffer(value, -1, False, fmt)
     except TypeError:
         raise TypeError(f"memview: cannot assign a {type(value).__name__!r} to a {dtype} array") from None
     except ValueError:
