@@ -56,14 +56,26 @@ func (d *ItemDesc) single() (*Field, bool) {
 }
 
 // canonWriter writes a canonical format; order is the prefix in force.
+// With portable set it writes the spelling of portableFormat instead: a plain
+// repeat as a count, a shape before the prefix, and the first prefix
+// (pending until then) after the first item's shape.
 type canonWriter struct {
-	b     strings.Builder
-	order byte
+	b        strings.Builder
+	order    byte
+	portable bool
+	pending  byte // the first prefix, not yet written (portable)
 }
 
 // record writes "T{...}" of d's fields with explicit padding.
 func (w *canonWriter) record(d *ItemDesc) {
+	w.flush()
 	w.b.WriteString("T{")
+	w.body(d)
+	w.b.WriteByte('}')
+}
+
+// body writes d's fields with explicit padding, without the braces.
+func (w *canonWriter) body(d *ItemDesc) {
 	off := 0
 	for i := range d.Fields {
 		f := &d.Fields[i]
@@ -72,33 +84,44 @@ func (w *canonWriter) record(d *ItemDesc) {
 		off = f.Offset + f.Size*f.Repeat
 	}
 	w.pad(d.Size - off)
-	w.b.WriteByte('}')
 }
 
 func (w *canonWriter) pad(n int) {
 	if n > 0 {
+		w.flush()
 		w.b.WriteString(strconv.Itoa(n) + "x")
 	}
 }
 
-// field writes one field: [prefix] [(dims)] [length] code [:name:].
+// flush writes the pending first prefix.
+func (w *canonWriter) flush() {
+	if w.pending != 0 {
+		w.b.WriteByte(w.pending)
+		w.pending = 0
+	}
+}
+
+// field writes one field: [prefix] [(dims)] [length] code [:name:]; portable,
+// [(dims)] [prefix] [count] [length] code [:name:].
 func (w *canonWriter) field(f *Field) {
 	code, size, dims := canonLeaf(f)
+	count := w.portable && f.Shape == nil && len(dims) == 1 // a plain repeat ("3i")
+	if w.portable && dims != nil && !count {
+		writeDims(&w.b, dims)
+		dims = nil
+	}
+	w.flush()
 	if isNumber(f) {
 		if o := numberOrder(f); o != w.order {
 			w.b.WriteByte(o)
 			w.order = o
 		}
 	}
-	if dims != nil {
-		w.b.WriteByte('(')
-		for k, n := range dims {
-			if k > 0 {
-				w.b.WriteByte(',')
-			}
-			w.b.WriteString(strconv.Itoa(n))
-		}
-		w.b.WriteByte(')')
+	switch {
+	case count:
+		w.b.WriteString(strconv.Itoa(dims[0]))
+	case dims != nil:
+		writeDims(&w.b, dims)
 	}
 	if f.Record != nil {
 		w.record(f.Record)
@@ -114,6 +137,18 @@ func (w *canonWriter) field(f *Field) {
 	if f.Name != "" {
 		w.b.WriteString(":" + f.Name + ":")
 	}
+}
+
+// writeDims writes a shape "(d1,d2,...)".
+func writeDims(b *strings.Builder, dims []int) {
+	b.WriteByte('(')
+	for k, n := range dims {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(n))
+	}
+	b.WriteByte(')')
 }
 
 // canonLeaf returns the canonical code of f's elements, their size, and the

@@ -123,7 +123,8 @@ func (d DType) Typestr() string {
 // Format returns the PEP 3118 format exported in Py_buffer.format. For the
 // basic types it is NumPy's on Linux x86-64: "?", "b", "B", "h", "H", "i",
 // "I", "l", "L", "e", "f", "d", "Zf", "Zd"; a format type exports the format
-// it was made from, unchanged.
+// it was made from, unchanged where NumPy reads it as memview does, else a
+// spelling both read alike (see DTypeFromFormat).
 func (d DType) Format() string { return d.info().format }
 
 // dtypeNames maps NumPy names, aliases and one-character codes to DTypes.
@@ -271,8 +272,14 @@ func parseKindSize(s string) (DType, bool) {
 // Every other format ParseFormat accepts gives a format type whose Format is
 // the string given, unchanged, so that an array imported from an exporter
 // exports the exporter's spelling again: other spellings of a basic type
-// ("q", "<d", "=l", "@h", "n"), big-endian items, records ("T{...}"), repeat
-// counts, sub-arrays, strings, padding. A format type of a basic type's
+// ("q", "<d", "=l", "@h"), big-endian items, records ("T{...}"), repeat
+// counts, sub-arrays, strings, padding. Where NumPy would read the string
+// otherwise than memview and struct do, Format is a spelling NumPy reads
+// alike, in struct's grammar where the string is: the basic type's format
+// ("n" is "l", " d " is "d"), else standard sizes with every gap explicit
+// padding ("ix", 5 bytes to struct and 8 to NumPy, whose reader pads the
+// whole item as a record, is "<i1x"). Layouts NumPy cannot read in any
+// spelling (Pascal strings 'p', 'Ze') keep the string given. A format type of a basic type's
 // layout has that type's name, typestr and kind, and is SameLayout with it.
 // Sizes follow the struct module: with '@' or no prefix (native) 'l' and 'L'
 // are 8 bytes (LP64); with '=' or '<' (standard sizes) they are 4 bytes; 'n'

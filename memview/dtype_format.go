@@ -16,7 +16,7 @@ const formatID = uint8(len(dtypeTable))
 // (interned, so that DTypes of equal formats compare equal with ==; DTypes of
 // different spellings of one layout are SameLayout, and have the same name).
 type formatType struct {
-	format    string
+	format    string // the format arrays export: the one given, or a spelling NumPy reads alike (exportFormat)
 	desc      *ItemDesc
 	canonical string // desc.Canonical()
 	basic     DType  // the basic DType of the same layout, if there is one
@@ -71,6 +71,11 @@ func formatDType(format string) (DType, error) {
 			ft.name = ft.typestr
 		}
 	}
+	alt := ""
+	if ft.basic.IsValid() {
+		alt = ft.basic.Format()
+	}
+	ft.format = exportFormat(format, desc, alt)
 	actual, _ := formatTypes.LoadOrStore(format, ft)
 	return DType{id: formatID, ft: actual.(*formatType)}, nil
 }
@@ -139,12 +144,24 @@ var (
 func (d DType) IsBasic() bool { return d.id != 0 && d.id < formatID }
 
 // DTypeOfExport returns the DType of an exporter's items: DTypeFromFormat of
-// its format, whose item size must be itemsize. One mismatch is forgiven, the
-// one NumPy makes: a record written with native alignment ('@') whose
-// trailing padding the exporter's items do not have (NumPy writes
-// "T{d:a:b:b:}", 16 bytes under '@', for one aligned element of a packed
-// 9-byte dtype). Its fields all end within itemsize, so the items are that
-// record without the padding; the DType is then the canonical format of that
+// its format, whose item size must be itemsize. Where a record's format and
+// the exporter's item size disagree but the layout is unambiguous, the items
+// are that record with the padding the format leaves out added or dropped at
+// the end:
+//
+//   - NumPy writes "T{d:a:b:b:}", 16 bytes under '@', for one aligned element
+//     of a packed 9-byte dtype, and leaves out the padding at the end of a
+//     record that is not its alignment's ("T{=i:a:}" for 5-byte items).
+//   - ctypes writes a C structure with '<' or '>' before every field and none
+//     of its padding ("T{<d:a:<c:b:}", 9 bytes as written, for a 16-byte
+//     struct).
+//
+// The fields must end within itemsize. Where laying the fields out with C's
+// alignment (cReading) gives itemsize at other offsets ("T{<i:a:<d:b:}" for
+// a 16-byte struct of an int and a double) the format does not say where
+// they are: an error says so (memview reads a ctypes object's layout from
+// its type instead, in mv.from_buffer). A format of one number, string or
+// sub-array gets no padding. The DType is the canonical format of the items'
 // layout, not the exporter's string. Any other mismatch wraps ErrInvalid.
 func DTypeOfExport(format string, itemsize int) (DType, error) {
 	dt, err := DTypeFromFormat(format)
@@ -155,20 +172,27 @@ func DTypeOfExport(format string, itemsize int) (DType, error) {
 		quote(format), dt.Itemsize(), itemsize, ErrInvalid)
 	d := dt.Item()
 	rec := d
-	if f, ok := d.single(); ok && f.Record != nil && elemDims(f) == nil {
-		rec = f.Record
+	f, single := d.single()
+	if single && f.Record != nil && elemDims(f) == nil {
+		rec, single = f.Record, false
 	}
-	if itemsize <= 0 || itemsize > d.Size || len(rec.Fields) == 0 {
+	if itemsize <= 0 || single || len(rec.Fields) == 0 {
 		return DType{}, mismatch
+	}
+	if c, err := cReading(format); itemsize > d.Size && err == nil && c.Size == itemsize && !sameLeaves(c, d) {
+		return DType{}, fmt.Errorf("memview: format %s has item size %d but the exporter says %d; "+
+			"laid out with C's alignment (as ctypes writes structures, without their padding) its fields "+
+			"would fill %d bytes, but at other offsets, which the format does not give: %w",
+			quote(format), dt.Itemsize(), itemsize, itemsize, ErrInvalid)
 	}
 	for _, f := range rec.Fields {
 		if f.Offset+f.Size*f.Repeat > itemsize {
 			return DType{}, mismatch
 		}
 	}
-	trimmed := *rec
-	trimmed.Size = itemsize
-	out, err := formatDType(trimmed.Canonical())
+	resized := *rec
+	resized.Size = itemsize
+	out, err := formatDType(resized.Canonical())
 	if err != nil || out.Itemsize() != itemsize {
 		return DType{}, mismatch
 	}

@@ -3,6 +3,7 @@ package memview
 import (
 	"cmp"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -190,8 +191,10 @@ func TestDTypeFromFormat(t *testing.T) {
 			if !got.SameLayout(tc.want) || got.Name() != tc.want.Name() {
 				t.Fatalf("DTypeFromFormat(%q) = %v, want the layout of %v", tc.in, got, tc.want)
 			}
-			// The exporter's spelling is kept; a basic type's own format gives the basic type.
-			if want := cmp.Or(tc.in, "B"); got.Format() != want || got.IsBasic() != (got.Format() == tc.want.Format()) {
+			// The exporter's spelling is kept where NumPy reads it ('n' and 'N'
+			// it does not); a basic type's own format gives the basic type.
+			want := cmp.Or(map[string]string{"n": "l", "@N": "L"}[tc.in], tc.in, "B")
+			if got.Format() != want || got.IsBasic() != (got.Format() == tc.want.Format() && got.Format() == cmp.Or(tc.in, "B")) {
 				t.Fatalf("DTypeFromFormat(%q).Format() = %q (basic %v), want %q", tc.in, got.Format(), got.IsBasic(), want)
 			}
 			if err != nil && !errors.Is(err, ErrType) {
@@ -237,12 +240,47 @@ func TestDTypeOfExport(t *testing.T) {
 	if d, err := DTypeOfExport("q", 8); err != nil || d.Format() != "q" {
 		t.Fatalf("q: %v, %v", d, err)
 	}
+	// ctypes writes C structures without their padding: where C's alignment
+	// moves no field, the items are the fields and padding to the item size.
 	for _, tc := range []struct {
 		format string
 		size   int
-	}{{"T{d:a:b:b:}", 8}, {"d", 4}, {"T{d:a:b:b:}", 17}, {"ii", 6}, {"T{}", 0}} {
-		if _, err := DTypeOfExport(tc.format, tc.size); err == nil {
-			t.Errorf("DTypeOfExport(%q, %d) accepted", tc.format, tc.size)
+		canon  string
+	}{
+		{"T{<d:a:<c:b:}", 16, "<T{d:a:1s:b:7x}"},
+		{"T{>q:a:>h:b:>b:c:}", 16, ">T{q:a:h:b:b:c:5x}"},
+		{"T{<d:a:T{<d:x:<c:y:}:s:}", 24, "<T{d:a:T{d:x:1s:y:}:s:7x}"},
+		{"T{<i:a:<i:b:<h:c:}", 12, "<T{i:a:i:b:h:c:2x}"},
+		{"<d<c", 16, "<T{d1s7x}"},
+		// NumPy leaves out padding at the end of a record that is not its alignment's
+		{"T{=i:a:}", 5, "<T{i:a:1x}"},
+		{"T{B:b:xxx=i:a:}", 9, "<T{B:b:3xi:a:1x}"},
+		{"T{d:a:}", 16, "<T{d:a:8x}"},
+		{"T{=d:a:B:b:}", 12, "<T{d:a:B:b:3x}"},
+		{"T{d:a:b:b:}", 17, "<T{d:a:b:b:8x}"},
+		{"ix", 8, "<T{i4x}"}, // as NumPy reads "ix"
+	} {
+		d, err := DTypeOfExport(tc.format, tc.size)
+		if err != nil || d.Itemsize() != tc.size || d.Canonical() != tc.canon {
+			t.Errorf("DTypeOfExport(%q, %d) = %v (%d bytes, %q), %v; want %q", tc.format, tc.size, d, d.Itemsize(),
+				d.Canonical(), err, tc.canon)
+		}
+	}
+	for _, tc := range []struct {
+		format string
+		size   int
+		msg    string
+	}{
+		{"T{d:a:b:b:}", 8, "item size"}, {"d", 4, "item size"}, {"ii", 6, "item size"}, {"T{}", 0, "0 bytes"},
+		// one number, string or sub-array: its size is its code's
+		{"d", 16, "item size"}, {"B", 8, "item size"}, {"3s", 4, "item size"}, {"(2)i", 12, "item size"},
+		{"(2)T{i:a:}", 12, "item size"},
+		// C's alignment moves b: the format does not say where it is
+		{"T{<i:a:<d:b:}", 16, "at other offsets"}, {"<i<d", 16, "at other offsets"},
+	} {
+		_, err := DTypeOfExport(tc.format, tc.size)
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("DTypeOfExport(%q, %d): %v, want an error saying %q", tc.format, tc.size, err, tc.msg)
 		}
 	}
 }

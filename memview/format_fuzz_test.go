@@ -71,6 +71,13 @@ func FuzzParseFormat(f *testing.F) {
 			t.Fatalf("Format is not canonical: %q -> %q -> %q", s, canon, canon2)
 		}
 		checkCanonical(t, s, d)
+		// An exporter whose items are laid out as C would lay out the format
+		// (ctypes' structures) gets items of its size, or an error.
+		if c, err := cReading(s); err == nil && c.Size > 0 {
+			if dt, err := DTypeOfExport(s, c.Size); err == nil && dt.Itemsize() != c.Size {
+				t.Fatalf("DTypeOfExport(%q, %d) has items of %d bytes", s, c.Size, dt.Itemsize())
+			}
+		}
 		// Zeros unpack to zero values, which pack back to zeros. ParseFormat
 		// bounds the values that hold no bytes, so a small Size keeps this
 		// cheap whatever the format.
@@ -122,5 +129,14 @@ func checkCanonical(t *testing.T, s string, d *ItemDesc) {
 	if !back.SameLayout(dt) || back.Name() != dt.Name() {
 		t.Fatalf("DTypeFromFormat(%q): name %q reads back as %q (%q), not the same layout %q",
 			s, dt.Name(), back.Name(), back.Canonical(), dt.Canonical())
+	}
+	// The format arrays of it export: the same layout, and one NumPy reads
+	// alike unless it is the format itself.
+	out := dt.Format()
+	if again, err := DTypeFromFormat(out); err != nil || !again.SameLayout(dt) {
+		t.Fatalf("DTypeFromFormat(%q).Format() = %q: %v, %v: not the same layout", s, out, again, err)
+	}
+	if out != s && !dt.IsBasic() && !numpyReadsAlike(out, dt.Item()) {
+		t.Fatalf("DTypeFromFormat(%q).Format() = %q, which NumPy does not read alike", s, out)
 	}
 }

@@ -14,9 +14,11 @@ import (
 //
 //	[prefix] [(d1,d2,...)] [prefix] [count] code [:name:]
 //
-// where prefix is one of '@' (native sizes and alignment; the start state),
-// '^' (native sizes, no alignment: NumPy's unaligned native), '=' (native
-// order), '<', '>' or '!' with standard sizes and no alignment. A prefix may
+// where a shape may be followed by more ("(2)(3)i", as NumPy writes a
+// sub-array of sub-arrays, is "(2,3)i") and prefix is one of '@' (native
+// sizes and alignment; the start state), '^' (native sizes, no alignment:
+// NumPy's unaligned native), '=' (native order), '<', '>' or '!' with
+// standard sizes and no alignment. A prefix may
 // appear before any item and holds until the next one, across record
 // boundaries too (as NumPy reads it). Codes: ? c b B h H i I l L q Q n N e f d
 // s p x P, Ze Zf Zd (complex of two halves, floats, doubles), and NumPy's g
@@ -67,7 +69,14 @@ type formatParser struct {
 	pos    int
 	mode   fmtMode
 	depth  int
-	nameAt int // index of the name of the last item parsed
+	nameAt int  // index of the name of the last item parsed
+	numpy  bool // read as NumPy's PEP 3118 reader does (see numpyReading)
+	calign bool // align standard-size items too, as a C compiler lays them out (see cReading)
+}
+
+// aligns reports whether items are aligned in the mode in force.
+func (p *formatParser) aligns() bool {
+	return !p.mode.packed && (p.mode.native || p.calign)
 }
 
 // errorf returns an ErrInvalid error about the byte at index at.
@@ -110,11 +119,17 @@ func (p *formatParser) items(inRecord bool) (*ItemDesc, itemCost, error) {
 	var names map[string]bool
 	for {
 		for p.pos < len(p.s) && isFormatSpace(p.s[p.pos]) {
+			if p.numpy {
+				return nil, itemCost{}, p.errorf(p.pos, "NumPy reads no whitespace")
+			}
 			p.pos++
 		}
 		if p.pos == len(p.s) {
 			if inRecord {
 				return nil, itemCost{}, p.errorf(p.pos, "unterminated record")
+			}
+			if prefixAt >= 0 && p.numpy {
+				return nil, itemCost{}, p.errorf(prefixAt, "NumPy reads no byte-order prefix at the end")
 			}
 			break
 		}
@@ -137,12 +152,15 @@ func (p *formatParser) items(inRecord bool) (*ItemDesc, itemCost, error) {
 			p.pos++
 			continue
 		}
+		if prefixAt >= 0 && c == '(' && p.numpy {
+			return nil, itemCost{}, p.errorf(prefixAt, "NumPy reads a byte-order prefix after a shape, not before")
+		}
 		prefixAt = -1
 		f, isField, align, ic, err := p.item()
 		if err != nil {
 			return nil, itemCost{}, err
 		}
-		if p.mode.native && !p.mode.packed {
+		if p.aligns() {
 			var ok bool
 			if off, ok = alignUp(off, align); !ok {
 				return nil, itemCost{}, p.errorf(p.pos, "item size overflows")
@@ -175,7 +193,7 @@ func (p *formatParser) items(inRecord bool) (*ItemDesc, itemCost, error) {
 		cost.free = satAdd(cost.free, ic.free)
 		d.Fields = append(d.Fields, f)
 	}
-	if inRecord && p.mode.native && !p.mode.packed {
+	if (inRecord || p.numpy || p.calign) && p.aligns() {
 		var ok bool
 		if off, ok = alignUp(off, d.Align); !ok {
 			return nil, itemCost{}, p.errorf(p.pos, "item size overflows")
@@ -198,6 +216,19 @@ func (p *formatParser) item() (f Field, isField bool, align int, cost itemCost, 
 	if p.s[p.pos] == '(' {
 		if shape, err = p.shape(); err != nil {
 			return f, false, 0, cost, err
+		}
+		for p.pos < len(p.s) && p.s[p.pos] == '(' { // NumPy writes a sub-array of sub-arrays "(2)(3)i"
+			if p.numpy {
+				return f, false, 0, cost, p.errorf(p.pos, "NumPy reads one shape per item")
+			}
+			more, err := p.shape()
+			if err != nil {
+				return f, false, 0, cost, err
+			}
+			if len(shape)+len(more) > maxFormatDims {
+				return f, false, 0, cost, p.errorf(start, "sub-array has more than %d dimensions", maxFormatDims)
+			}
+			shape = append(shape, more...)
 		}
 		if p.pos < len(p.s) && p.setMode(p.s[p.pos]) { // NumPy reads "(2)<i"
 			p.pos++
@@ -229,13 +260,16 @@ func (p *formatParser) item() (f Field, isField bool, align int, cost itemCost, 
 		}
 	case isString:
 		f.Size = count
-	case hasCount && count != 1 && (shape != nil || count == 0 && f.Name != ""):
+	case hasCount && count != 1 && (shape != nil || count == 0 && (f.Name != "" || p.numpy)):
 		dims = append(dims, count)
 	case hasCount && count != 1:
 		f.Repeat = count
 	}
 	if len(dims) > maxFormatDims {
 		return f, false, 0, cost, p.errorf(start, "sub-array has more than %d dimensions", maxFormatDims)
+	}
+	if p.numpy && shape != nil && (isString && f.Size == 0 || !isString && hasCount && count == 0) {
+		return f, false, 0, cost, p.errorf(start, "NumPy makes no sub-array of unstructured items of 0 bytes")
 	}
 	if dims != nil {
 		f.Shape, f.Repeat = dims, 1
@@ -316,10 +350,16 @@ func (p *formatParser) codeSize(code string, codeAt int, rec *ItemDesc) (size, a
 	switch {
 	case !ok || code == "Z":
 		return 0, 0, p.unknownCode(code, codeAt)
+	case p.numpy && !numpyReadsCode(code, p.mode.native):
+		return 0, 0, p.errorf(codeAt, "NumPy does not read format code %q here", code)
 	case info.std == 0 && !p.mode.native:
 		return 0, 0, p.errorf(codeAt, "format code %q needs native size ('@')", code)
 	case p.mode.native:
 		return info.nativeSize, info.nativeAlign, nil
+	case p.calign && info.std != info.nativeSize: // 'l' and 'L': C's 4-byte int
+		return info.std, info.std, nil
+	case p.calign:
+		return info.std, info.nativeAlign, nil
 	}
 	return info.std, 1, nil
 }

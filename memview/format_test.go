@@ -27,6 +27,7 @@ type goldenFormats struct {
 		Values   []json.RawMessage
 		Bytes    string
 		Unpacked []json.RawMessage
+		NumPy    *numpyGolden
 	}
 	Records []struct {
 		Name, Format   string
@@ -36,6 +37,19 @@ type goldenFormats struct {
 		Values         []json.RawMessage
 		Bytes          string
 	}
+	// NumPy's readings of top-level formats, in NumPy's grammar and just outside it.
+	Top []struct {
+		Format string
+		NumPy  *numpyGolden
+	}
+}
+
+// numpyGolden is how NumPy's reader reads a format as the whole item of a
+// buffer; nil where it refuses the format.
+type numpyGolden struct {
+	Size   int
+	Leaves [][]any // as in Records
+	Fields int     // fields, nested records' counted once, zero-size ones too
 }
 
 func loadGolden(t testing.TB) *goldenFormats {
@@ -335,6 +349,7 @@ func TestParseFormatLayout(t *testing.T) {
 		{"count after shape adds a dimension", "(2)3i", 24, 4, []Field{f("", "i", Native, true, 0, 4, 6, 2, 3)}, "(2,3)i"},
 		{"shape of strings", "(2)3s", 6, 1, []Field{f("", "s", Native, true, 0, 3, 2, 2)}, "(2)3s"},
 		{"prefix after shape", "(2)>h", 4, 1, []Field{f("", "h", Big, false, 0, 2, 2, 2)}, ">(2)h"},
+		{"shape after shape", "(2)(3)<h", 12, 1, []Field{f("", "h", Little, false, 0, 2, 6, 2, 3)}, "<(2,3)h"},
 		{"padding", "b3xh", 6, 2, []Field{f("", "b", Native, true, 0, 1, 1), f("", "h", Native, true, 4, 2, 1)}, "b3xh"},
 		{"complex", "bZfZdZe", 36, 8, []Field{f("", "b", Native, true, 0, 1, 1), f("", "Zf", Native, true, 4, 8, 1), f("", "Zd", Native, true, 16, 16, 1), f("", "Ze", Native, true, 32, 4, 1)}, "b3xZf4xZdZe"},
 		{"standard complex", ">bZe", 5, 1, []Field{f("", "b", Big, false, 0, 1, 1), f("", "Ze", Big, false, 1, 4, 1)}, ">bZe"},

@@ -217,14 +217,17 @@ mv_release_import(void *token)
     PyGILState_Release(st);
 }
 
-/* from_buffer(obj, writable: int, go: bool = False) -> Array; writable: -1 as the source, 0
- * read-only, 1 writable; go: through Go even where C could check the layout (tests) */
+/* from_buffer(obj, writable: int, go: bool = False, format: str | None = None) -> Array;
+ * writable: -1 as the source, 0 read-only, 1 writable; go: through Go even where C could
+ * check the layout (tests); format: the items' format where the exporter's misstates it
+ * (ctypes objects: the facade reads theirs from the type, memview._cdata), through Go */
 static PyObject *
 core_from_buffer(PyObject *mod, PyObject *args)
 {
     PyObject *obj;
     int writable, go = 0;
-    if (!PyArg_ParseTuple(args, "Oi|p", &obj, &writable, &go))
+    const char *format = NULL;
+    if (!PyArg_ParseTuple(args, "Oi|pz", &obj, &writable, &go, &format))
         return NULL;
     if (!PyObject_CheckBuffer(obj)) {
         PyObject *name = PyType_GetName(Py_TYPE(obj));
@@ -270,7 +273,7 @@ core_from_buffer(PyObject *mod, PyObject *args)
         }
     }
     int readonly = view->readonly || writable == 0;
-    PyObject *fast = go ? NULL : mv_import_fast(obj, view, readonly, flags); /* no Go for the usual exporter */
+    PyObject *fast = go || format ? NULL : mv_import_fast(obj, view, readonly, flags); /* no Go for the usual exporter */
     if (fast != NULL || PyErr_Occurred()) {
         if (fast == NULL) {
             PyBuffer_Release(view);
@@ -294,8 +297,10 @@ core_from_buffer(PyObject *mod, PyObject *args)
     }
     mv_meta m;
     mv_err e;
+    if (format == NULL)
+        format = view->format ? view->format : "B";
     int rc = mvgo_import(view->buf, ndim, (int64_t *)shape, (int64_t *)view->strides,
-                         view->itemsize, view->format ? view->format : "B", readonly, view, &m, &e);
+                         view->itemsize, (char *)format, readonly, view, &m, &e);
     if (rc != 0) {
         /* Go did not take the token: give the buffer back here. */
         PyBuffer_Release(view);
@@ -907,7 +912,8 @@ core_set_array_type(PyObject *mod, PyObject *cls)
 
 static PyMethodDef core_methods[] = {
     {"empty", core_empty, METH_VARARGS, "empty(shape, dtype, order, device=None, pool=0) -> zero-filled Go-owned array"},
-    {"from_buffer", core_from_buffer, METH_VARARGS, "from_buffer(obj, writable) -> array over obj's memory"},
+    {"from_buffer", core_from_buffer, METH_VARARGS,
+     "from_buffer(obj, writable, go=False, format=None) -> array over obj's memory"},
     {"from_cai", core_from_cai, METH_VARARGS, "from_cai(obj, ptr, shape, strides, typestr, readonly, stream)"},
     {"dtype_info", core_dtype_info, METH_O, "dtype_info(name) -> (name, itemsize, typestr, format)"},
     {"format_info", core_format_info, METH_O, "format_info(format) -> (name, itemsize, typestr, format)"},

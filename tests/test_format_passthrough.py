@@ -1,13 +1,18 @@
-"""Re-exports keep the exporter's format string: memoryview(mv.from_buffer(x)).format
-is memoryview(x).format for every format in the struct module's grammar (through
-CPython's reference exporter _testbuffer) and every one NumPy writes, and so are
-the formats of views of imported arrays. Arrays memview makes have the canonical
-spelling of their type, and spelling never decides whether two types are one."""
+"""Re-exports keep the exporter's format string where NumPy reads it as memview does:
+memoryview(mv.from_buffer(x)).format is memoryview(x).format for such formats of the
+struct module's grammar (through CPython's reference exporter _testbuffer) and every
+one NumPy writes, and so are the formats of views of imported arrays. Where NumPy
+reads a format otherwise (it pads the whole item as a record, "ix" is 8 bytes to it
+and 5 to struct; it has no 'n', 'N' or 'P'; it reads no whitespace), the array
+exports a spelling that struct and NumPy both read as memview does. Arrays memview
+makes have the canonical spelling of their type, and spelling never decides whether
+two types are one."""
 import itertools
 import struct
 
 import numpy as np
 import pytest
+from numpy._core._internal import _dtype_from_pep3118
 
 import memview as mv
 
@@ -29,20 +34,39 @@ STRUCT_FORMATS += [("hd", (1, 2.5)), ("<hd", (1, 2.5)), ("i 2x d", (4, 0.5)), ("
                    ("?3sqd", (True, b"abc", 5, 6.5)), ("xxh", (8,)), (" d ", (1.0,))]
 
 
+def numpy_reading(fmt):
+    """The dtype NumPy reads from a buffer of format fmt (np.asarray's reader), or None."""
+    try:
+        return _dtype_from_pep3118(fmt)
+    except (ValueError, TypeError, KeyError, IndexError, NotImplementedError, RuntimeError):
+        return None
+
+
 @pytest.mark.parametrize("fmt, values", STRUCT_FORMATS, ids=[f for f, _ in STRUCT_FORMATS])
-def test_struct_formats_pass_through_unchanged(fmt, values):
+def test_struct_formats_pass_through_where_numpy_reads_them_alike(fmt, values):
     items = [values if len(values) > 1 else values[0]] * 3
     ref = tb.ndarray(items, shape=[3], format=fmt, flags=tb.ND_WRITABLE)
     a = mv.from_buffer(ref)
     m, r = memoryview(a), memoryview(ref)
-    assert m.format == r.format == fmt
+    assert r.format == fmt
     assert (m.itemsize, m.shape, m.strides, m.tobytes()) == (r.itemsize, r.shape, r.strides, r.tobytes())
+    theirs = numpy_reading(fmt)
+    if m.format == fmt:
+        # NumPy reads it alike, or reads no spelling of it (Pascal strings)
+        assert (theirs is not None and theirs.itemsize == r.itemsize) or "p" in fmt
+    else:
+        # a spelling struct and NumPy read alike, with the same values
+        assert theirs is None or theirs.itemsize != r.itemsize
+        assert struct.calcsize(m.format) == r.itemsize
+        assert struct.unpack_from(m.format, m, a.itemsize) == struct.unpack_from(fmt, r, ref.itemsize)
+        assert numpy_reading(m.format).itemsize == r.itemsize
+        assert np.asarray(a).tobytes() == r.tobytes()
     # views and a re-export of the re-export keep it too
     for v in (a[1:], a[::-1], a[::2], a.reshape(1, 3).T, a[None]):
         with memoryview(v) as vm:
-            assert vm.format == fmt
+            assert vm.format == m.format
     again = tb.ndarray(a, getbuf=tb.PyBUF_FULL_RO)
-    assert again.format == fmt
+    assert again.format == m.format
     # a copy is memview's own array: the canonical spelling of the same type
     with a.copy() as c:
         assert c.itemsize == a.itemsize and c.tobytes() == a.tobytes()

@@ -49,6 +49,24 @@ def test_same_memory_no_copy():
     assert gopkg.Describe(mv.arange(6, dtype="int16")[::2]) == "int16 [3] [4] readonly=false"
 
 
+def test_ctypes_objects_reach_go_with_their_types_layout():
+    import ctypes
+
+    class Pair(ctypes.Structure):
+        _fields_ = [("a", ctypes.c_int32), ("b", ctypes.c_double)]
+
+    x = (Pair * 3)()  # ctypes' own format leaves the padding out
+    assert gopkg.Address(x) == ctypes.addressof(x)
+    assert gopkg.Describe(x) == "<T{i:a:4xd:b:} [3] [16] readonly=false"
+    d = (ctypes.c_double * 3)(1.0, 2.0, 3.0)
+    gopkg.IncFloat64s(d)
+    assert list(d) == [2.0, 3.0, 4.0]
+    with pytest.raises(TypeError, match="bitfield"):
+        class Bits(ctypes.Structure):
+            _fields_ = [("a", ctypes.c_uint32, 3)]
+        gopkg.Describe((Bits * 2)())
+
+
 def test_two_arguments_keywords_and_methods():
     x, y = np.arange(3.0), np.ones(3)
     assert gopkg.Dot(x, y) == 3.0

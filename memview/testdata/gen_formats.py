@@ -11,6 +11,12 @@ Two sources of truth, both on linux/x86-64:
   the offset of every field (calcsize of the formats before it plus "0" and
   its code, which aligns without adding bytes), and pack/unpack of chosen
   values. For formats struct refuses: "error": true.
+* "numpy" (in each struct case, and the "top" list of formats in NumPy's
+  grammar and just outside it): how NumPy's reader reads the format as the
+  whole item of an exported buffer (_dtype_from_pep3118(format), what
+  np.asarray does): its itemsize, leaves and number of fields, or null where
+  NumPy refuses it. The top level is a record to NumPy, padded under '@'
+  ("ix" is 8 bytes), so NumPy and struct disagree on some formats.
 * "records": NumPy. Structured dtypes (aligned and packed, nested records,
   sub-arrays) exported through memoryview(array).format, and hand-written
   T{...} formats, read back with NumPy's own PEP 3118 reader
@@ -122,6 +128,7 @@ def struct_case(mode, items, sep=""):
             t = [tag(code, v) for v in vs]
             groups.append((code, n, t[0] if n == 1 else t))
     case["fields"] = fields
+    case["numpy"] = numpy_reading(fmt)
     # CPython mishandles "0p": pack writes a length byte 0xff at the field's
     # offset, outside the empty field (into padding or the next field), and
     # unpack raises SystemError. "0s" has the same layout and holds the b""
@@ -421,18 +428,86 @@ def record_case(fmt, name):
     return {"name": name, "format": fmt, "size": d.itemsize, "leaves": leaves}
 
 
+def np_nfields(dt):
+    """The number of fields of dt, nested records' fields counted once (an
+    array of records as one record), zero-size fields included."""
+    if dt.fields is None:
+        return np_nfields(dt.subdtype[0]) if dt.subdtype is not None else 0
+    return sum(1 + np_nfields(dt.fields[n][0]) for n in dt.names)
+
+
+def numpy_reading(fmt):
+    """NumPy's reading of fmt as an exported buffer's format, or None if
+    NumPy's reader refuses it."""
+    try:
+        d = _dtype_from_pep3118(fmt)
+    except (ValueError, TypeError, KeyError, IndexError, NotImplementedError, RuntimeError):
+        return None
+    leaves = []
+    np_leaves(d, 0, leaves)
+    return {"size": d.itemsize, "leaves": leaves, "fields": np_nfields(d)}
+
+
+TOP = [
+    "ix", "ib", "i:a:b:b:", "db", "qe", "3ix", "bib", "hd", "bi", "T{i:a:b:b:}b", "T{i:a:<b:b:}", "T{i:a:<b:b:}b",
+    "2T{i<b}", "0T{i<b}b", "b0l", "0li:a:d", "i<", "<(2)i", "(2)<i", "i 2x d", " d ", "n", "P", "<g", "^g", "g",
+    "p", "Ze", "=e", "e=", "(2,3)d", "3c", "c", "0s", "0x", "b0i:z:", "(0)i", "<T{i1x}", "<i1x", "=i1x",
+]
+
+
+def random_top(depth, names):
+    """A random top-level format: mostly in NumPy's grammar, sometimes just
+    outside it (a prefix before a shape, a space, a code NumPy lacks)."""
+    parts = []
+    for _ in range(rng.randint(1, 4)):
+        item = ""
+        if rng.random() < 0.05:
+            item += rng.choice("@=<>!^")
+        if rng.random() < 0.2:
+            item += "(" + ",".join(str(rng.randint(0, 3)) for _ in range(rng.randint(1, 2))) + ")"
+        if rng.random() < 0.3:
+            item += rng.choice("@=<>!^")
+        if rng.random() < 0.4:
+            item += str(rng.choice([0, 1, 2, 3]))
+        if depth < 2 and rng.random() < 0.15:
+            item += "T{" + random_top(depth + 1, set()) + "}"
+        else:
+            item += rng.choice(NP_CODES + ["g", "Zg", "w", "n", "P", "p"] * (rng.random() < 0.1))
+        if rng.random() < 0.5:
+            name = "n%d" % len(names)
+            names.add(name)
+            item += ":" + name + ":"
+        if rng.random() < 0.02:
+            item += " "
+        parts.append(item)
+    return "".join(parts)
+
+
+def numpy_cases():
+    cases = [{"format": f, "numpy": numpy_reading(f)} for f in TOP]
+    seen = set(TOP)
+    while len(cases) < 600:
+        f = random_top(0, set())
+        if f not in seen:
+            seen.add(f)
+            cases.append({"format": f, "numpy": numpy_reading(f)})
+    return cases
+
+
 def main():
     out = {
         "python": sys.version.split()[0],
         "numpy": np.__version__,
         "struct": struct_cases(),
         "records": record_cases(),
+        "top": numpy_cases(),
     }
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "formats.json")
     with open(path, "w") as fh:
         json.dump(out, fh, indent=None, separators=(",", ":"))
         fh.write("\n")
-    print(f"wrote {path}: {len(out['struct'])} struct cases, {len(out['records'])} record cases")
+    print(f"wrote {path}: {len(out['struct'])} struct cases, {len(out['records'])} record cases, "
+          f"{len(out['top'])} NumPy readings of top-level formats")
 
 
 if __name__ == "__main__":

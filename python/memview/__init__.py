@@ -50,7 +50,7 @@ try:
 except RuntimeError as _e:
     raise ImportError(str(_e)) from None
 
-from . import _cai, _core, _dtype, _dtypes, _gobind, cuda  # noqa: E402
+from . import _cai, _cdata, _core, _dtype, _dtypes, _gobind, cuda  # noqa: E402
 from ._dtype import dtype  # noqa: E402
 from ._array import Array  # noqa: E402
 from ._buffers import Buffer, Builder  # noqa: E402
@@ -224,7 +224,10 @@ def from_buffer(obj, *, writable=None, copy=False) -> Array:
 
     obj is any PEP 3118 exporter. writable=None takes the source's own read-only
     flag, False makes the array read-only, True requires a writable source
-    (BufferError otherwise).
+    (BufferError otherwise). A ctypes object's items are read from its type (the
+    field offsets ctypes gives a structure, padding included), not from the format
+    ctypes exports, which leaves the padding out; bitfields, unions and pointers,
+    which no format describes, are refused (TypeError).
 
     Only the span the view reaches is kept. Layouts memview cannot view exactly —
     strides that are not multiples of the item size, data misaligned for the
@@ -234,11 +237,12 @@ def from_buffer(obj, *, writable=None, copy=False) -> Array:
     The default, False, never copies.
     """
     flag = _writable_flag(writable, "memview.from_buffer")
+    fmt = _cdata.item_format(obj)  # None but for ctypes objects
     if copy is False:
-        return _core.from_buffer(obj, flag)
+        return _core.from_buffer(obj, flag, False, fmt)
     if copy is None:
         try:
-            return _core.from_buffer(obj, flag)
+            return _core.from_buffer(obj, flag, False, fmt)
         except (ValueError, BufferError):
             pass  # a layout memview cannot view: copy it (TypeError if obj has no buffer)
     elif copy is not True:
@@ -250,10 +254,11 @@ def _copy_of(obj, writable) -> Array:
     """A Go-owned C-ordered copy of any exporter's elements (memoryview reads
     strided and suboffset layouts)."""
     with memoryview(obj) as m:
-        a = _core.empty(tuple(m.shape), _core.format_info(m.format or "B")[0], "C")
+        fmt = _cdata.item_format(obj) or m.format or "B"
+        a = _core.empty(tuple(m.shape), _core.format_info(fmt)[0], "C")
         try:
             if a.itemsize != m.itemsize:
-                raise ValueError(f"memview.from_buffer: format {m.format!r} has item size "
+                raise ValueError(f"memview.from_buffer: format {fmt!r} has item size "
                                  f"{a.itemsize} but the exporter says {m.itemsize}")
             if m.nbytes:
                 with memoryview(a) as dst:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numbers
 import operator
 
-from . import _cai, _core, _dtype, _dtypes, _formats, _pickle
+from . import _cai, _cdata, _core, _dtype, _dtypes, _formats, _pickle
 from . import cuda as _cuda
 from ._buffers import normalize_device as _normalize_device
 from ._pools import pool_id as _pool_id
@@ -148,8 +148,9 @@ def _as_source(value, dtype: str):
         src.release()
         raise TypeError(f"memview: cannot assign a {value.__cuda_array_interface__['typestr']} CUDA "
                         f"array to a {dtype} array (no conversion on the device)")
+    fmt = _cdata.item_format(value)  # a ctypes object's from its type (TypeError: none describes it)
     try:
-        src = _core.from_buffer(value, -1)
+        src = _core.from_buffer(value, -1, False, fmt)
     except TypeError:
         raise TypeError(f"memview: cannot assign a {type(value).__name__!r} to a {dtype} array") from None
     except ValueError:

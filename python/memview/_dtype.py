@@ -33,7 +33,8 @@ _by_obj: dict = {}  # what dtype() was given (a str, type or NumPy dtype) -> dty
 
 class dtype:
     """An item type: dtype(x) takes another memview.dtype, a NumPy dtype or scalar
-    type (np.float64), a Python type (float, int, bool, complex), a NumPy name or
+    type (np.float64), a Python type (float, int, bool, complex), a ctypes type
+    (its layout from its fields, as NumPy reads one), a NumPy name or
     typestr ("float64", "<i4", "|S5", "<U3") or a PEP 3118 format ("T{<i:a:<d:b:}").
 
     Attributes are NumPy's: itemsize, kind, char, str, name, byteorder, alignment,
@@ -388,6 +389,10 @@ def spec(obj) -> str:
         np = sys.modules.get("numpy")
         if np is not None and issubclass(obj, np.generic):
             return spec(np.dtype(obj))
+        ct = sys.modules.get("ctypes")
+        if ct is not None and issubclass(obj, (ct.Structure, ct.Union, ct.Array, ct._SimpleCData)):
+            from . import _cdata  # a ctypes type: its layout, as NumPy reads one
+            return _cdata.type_format(obj)
         name = getattr(obj, "__name__", None)
         if isinstance(name, str):
             return name

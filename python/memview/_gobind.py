@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from . import _core
+from . import _cdata, _core
 from ._ext import _bindings
 from ._ext import go as _go
 
@@ -65,14 +65,17 @@ def _lend(x, kind: str, lent: list):
             raise TypeError(f"a Go {_go_type(kind)} is needed, not a gopy {type(x).__name__}")
         return x
     if not isinstance(x, _core.ArrayBase):
-        try:
-            h = _core.lend_buffer(x, kind)  # a buffer straight to Go, which holds the Py_buffer
-            lent.append(h)
-            return _Lent(h, None)
-        except TypeError:
-            if not hasattr(x, "__cuda_array_interface__"):
-                raise
-        x = sys.modules[__package__].asarray(x)  # CUDA memory: a memview array first
+        if _cdata.item_format(x) is not None:  # ctypes misstates its format: its type's, in an array first
+            x = sys.modules[__package__].from_buffer(x)
+        else:
+            try:
+                h = _core.lend_buffer(x, kind)  # a buffer straight to Go, which holds the Py_buffer
+                lent.append(h)
+                return _Lent(h, None)
+            except TypeError:
+                if not hasattr(x, "__cuda_array_interface__"):
+                    raise
+            x = sys.modules[__package__].asarray(x)  # CUDA memory: a memview array first
     h = _core.lend_array(x) if kind == "array" else _core.lend_slice(x, kind)
     lent.append(h)
     return _Lent(h, x)
