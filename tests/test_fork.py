@@ -409,6 +409,7 @@ def test_fork_beside_adversarial_go_load():
         gopkg.StopChurn()
         print("results", results, round(time.monotonic() - t0, 1))
     """, timeout=max(TIMEOUT, forks))
+    print(out.splitlines()[-1])  # shown with pytest -s: the counts and the seconds they took
     assert f"results {{'ok': {forks}}}" in out, out
 
 
