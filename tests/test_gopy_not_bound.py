@@ -62,13 +62,13 @@ def test_aliases_wherever_an_api_has_them():
     """Each alias is spelled out for gopy as the type it names
     (tools/gopysig/unalias.go): another package's type (time.Duration, in a file
     that does not import time), an alias of an alias, any, struct fields and a
-    variable whose inferred type is an alias."""
+    variable and a constant whose types their values give."""
     assert gopkg.Twice(21) == 42
     assert gopkg.MeanOf(np.array([1.0, 2.0, 6.0])) == 3.0
     assert gopkg.KindOf("x") == "string"   # gopy passes any (interface{}) as a str
     with pytest.raises(TypeError, match="KindOf"):
         gopkg.KindOf(1)
-    assert gopkg.Limit() == 40.0
+    assert gopkg.Limit() == 40.0 and gopkg.Freezing == 0.0
     t = gopkg.Thermo()
     t.Now, t.Every = 2.5, 7
     assert (t.Now, t.Every) == (2.5, 7)

@@ -34,3 +34,6 @@ type Thermo struct {
 
 // Limit is a variable whose type, inferred, is an alias.
 var Limit = Celsius(40)
+
+// Freezing is a constant whose type, given by its value, is an alias.
+const Freezing = Celsius(0)

@@ -183,7 +183,8 @@ func (u *unaliaser) fieldList(fl *ast.FieldList) {
 }
 
 // valueSpec rewrites an exported variable's or constant's type, or, where it
-// has none written and its inferred type mentions an alias, writes it.
+// has none written and the type its value gives it mentions an alias, writes
+// it.
 func (u *unaliaser) valueSpec(s *ast.ValueSpec) {
 	exported := false
 	for _, n := range s.Names {
@@ -196,14 +197,14 @@ func (u *unaliaser) valueSpec(s *ast.ValueSpec) {
 		u.expr(s.Type, nil)
 		return
 	}
+	if len(s.Values) == 0 {
+		return // a constant that repeats the spec above it: so does its type
+	}
 	var t types.Type
 	for _, n := range s.Names {
 		obj := u.p.TypesInfo.Defs[n]
 		if obj == nil {
 			return
-		}
-		if _, isVar := obj.(*types.Var); !isVar {
-			return // a constant's type is its value's
 		}
 		if t != nil && !types.Identical(t, obj.Type()) {
 			return

@@ -71,6 +71,7 @@ func TestUnaliasSpellsOutEveryAlias(t *testing.T) {
 		"type Scale []float64",
 		"var Threshold float64 = _Celsius(3)",
 		"const Limit float64 = 9",
+		"\tStep float64 = iota + 1\n\tStride\n\tUnit float64 = _Celsius(1)\n",
 		"var Wait, Again time.Duration = _Span(1), _Span(2)",
 		"func hidden(c _Celsius) _Celsius",
 		"\t_ \"github.com/memview/memview/tools/gopysig/testdata/aliasdep\"\n\t_ \"github.com",

@@ -35,6 +35,14 @@ var Threshold = Celsius(3)
 // Limit has one written.
 const Limit Celsius = 9
 
+// Steps are constants whose type their values give, the second repeating the
+// first spec.
+const (
+	Step Celsius = iota + 1
+	Stride
+	Unit = Celsius(1)
+)
+
 // Wait is a duration.
 var Wait, Again = Span(1), Span(2)
 
