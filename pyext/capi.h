@@ -182,6 +182,9 @@ PyObject *mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags
 PyObject *mv_import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *shape, const Py_ssize_t *strides,
                        const char *format, int readonly, int flags);
 int mv_install_import_formats(void);
+/* mv_import_format is mv_import_fast reading the items as format (a ctypes type's,
+ * python/memview/_cdata.py) instead of the exporter's own. */
+PyObject *mv_import_format(PyObject *obj, Py_buffer *view, const char *format, int readonly, int flags);
 /* dlpack_import.c: mv_dl_is_keeper says whether o owns a DLPack tensor
  * imported without Go (the exporter of such an array's import). */
 int mv_dl_is_keeper(PyObject *o);

@@ -230,6 +230,12 @@ mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags)
 }
 
 PyObject *
+mv_import_format(PyObject *obj, Py_buffer *view, const char *format, int readonly, int flags)
+{
+    return import_as(obj, view, view->ndim, view->shape, view->strides, format, view->itemsize, readonly, flags);
+}
+
+PyObject *
 mv_import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *shape, const Py_ssize_t *strides,
              const char *format, int readonly, int flags)
 {

@@ -273,7 +273,12 @@ core_from_buffer(PyObject *mod, PyObject *args)
         }
     }
     int readonly = view->readonly || writable == 0;
-    PyObject *fast = go || format ? NULL : mv_import_fast(obj, view, readonly, flags); /* no Go for the usual exporter */
+    /* no Go for the usual exporter; a format given (a ctypes type's) is read by Go,
+     * or in a forked child (fork.c) by C where it knows the format */
+    PyObject *fast = go                 ? NULL
+                     : format == NULL   ? mv_import_fast(obj, view, readonly, flags)
+                     : !mv_go_usable() ? mv_import_format(obj, view, format, readonly, flags)
+                                        : NULL;
     if (fast != NULL || PyErr_Occurred()) {
         if (fast == NULL) {
             PyBuffer_Release(view);
