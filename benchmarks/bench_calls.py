@@ -48,7 +48,8 @@ def main():
     assert callbench.Add(1, 2) == anchors.floor_add(1, 2) == 3
     assert callbench.Sum(x1000) == anchors.floor_sum(x1000) == anchors.plain_sum(x1000)
     fast = type(callbench.Nop).__name__ == "builtin_function_or_method"
-    print(f"bound calls through {'the generated call entries' if fast else "gopy's call path"}; "
+    path = "the generated call entries" if fast else "gopy's call path"
+    print(f"bound calls through {path}; "
           "floor: METH_FASTCALL + one cgo call, GIL released")
     print(f"{'call':28s} {'bound':>10s} {'floor':>10s} {'plain C':>10s} {'ratio':>7s} {'target':>7s}")
     results = []
