@@ -338,7 +338,8 @@ def cmd_gotest(args):
     # The extension's Go (vetted with the Python headers; tested through pytest), the
     # build tool, the test build's Go package and the examples, each in its module.
     setup_venv()
-    run(["go", "vet", "./pyext/...", "./tools/...", "./tests/gopkg"], env=gopyext.cgo_env(venv_python(), cgo))
+    run(["go", "vet", "./pyext/...", "./tools/...", "./tests/gopkg", "./benchmarks/callbench"],
+        env=gopyext.cgo_env(venv_python(), cgo))
     run(["go", "vet", "-tags=memview_selftest", "./pyext"], env=gopyext.cgo_env(venv_python(), cgo))
     for d in EXAMPLES:
         run(["go", "vet", "./..."], cwd=ROOT / d, env=cgo)

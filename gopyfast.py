@@ -96,16 +96,26 @@ def param(p: dict) -> tuple:
         return (under,)
     if under.startswith("[]") and under[2:] in SLICES and (p["type"] == under or not p["type"].startswith("[]")):
         return ("slice", under[2:])
+    m = re.fullmatch(r"\*([\w.\-~/]+)\.(\w+)", p["type"])
+    if m and p.get("handle"):
+        # a pointer to a named type: the gopy object's handle, read back with
+        # gopy's own helper (which checks the handle's type as gopy's path does)
+        return ("handle", f"ptrFromHandle_Ptr_{m[1].rsplit('/', 1)[-1]}_{m[2]}")
     raise Uncovered(f"parameter {p['name']} of Go type {p['type']}")
 
 
 def result(t: str) -> str:
-    if t in INTS or t in FLOATS or t in ("bool", "string"):
+    """A result kind: a basic type's name, or "[]E" for a Go slice of basic
+    elements, which Python gets as gopy's object (registered by gopy's own
+    handleFromPtr_Slice_E, made as gopy's wrapper makes it)."""
+    if t in INTS or t in FLOATS or t in ("bool", "string") or (t.startswith("[]") and t[2:] in SLICES):
         return t
     raise Uncovered(f"result of Go type {t}")
 
 
 def c_result_type(t: str) -> str:
+    if t.startswith("[]"):
+        return "int64_t"
     if t in INTS:
         return INTS[t][0]
     if t in FLOATS:
@@ -113,7 +123,9 @@ def c_result_type(t: str) -> str:
     return "uint8_t" if t == "bool" else "char *"
 
 
-def c_result_value(t: str, v: str) -> str:
+def c_result_value(t: str, v: str, k: int = 0) -> str:
+    if t.startswith("[]"):
+        return f"mv_fast_gopy_result(result_class_{k}, {v})"
     if t in INTS:
         return f"PyLong_From{'LongLong' if INTS[t][2] else 'UnsignedLongLong'}({v})"
     if t in FLOATS:
@@ -124,6 +136,8 @@ def c_result_value(t: str, v: str) -> str:
 
 
 def go_result_store(t: str, v: str, out: str) -> str:
+    if t.startswith("[]"):
+        return f"*{out} = C.int64_t(handleFromPtr_Slice_{t[2:]}(&{v}))"
     if t in INTS:
         return f"*{out} = C.{INTS[t][0]}({v})"
     if t in FLOATS:
@@ -133,8 +147,9 @@ def go_result_store(t: str, v: str, out: str) -> str:
     return f"*{out} = C.CString({v})"
 
 
-def entry(pkg: dict, fn: dict, k: int, imports: Imports) -> tuple[str, str, str]:
-    """The C entry, the Go shim and the table row of function fn (number k)."""
+def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[str, str, str]:
+    """The C entry, the Go shim and the table row of function fn (number k);
+    helpers is gopy's generated Go, whose handle helpers the shims call."""
     if fn["variadic"]:
         raise Uncovered("variadic")
     kinds = [param(p) for p in fn["params"]]
@@ -143,6 +158,8 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports) -> tuple[str, str, str]
     values = [result(t) for t in (res[:-1] if error else res)]
     if len(values) > 1:
         raise Uncovered("more than one result")
+    if values and values[0].startswith("[]") and any(kd[0] in ("slice", "array") for kd in kinds):
+        raise Uncovered("takes memory and returns a Go slice (gopy's path keeps the memory alive with it)")
     name, qual, cname = fn["name"], f"{pkg['name']}.{fn['name']}", f"{pkg['name']}_{fn['name']}"
     shim = f"mvfast_{k}"
     go_run = not res
@@ -151,7 +168,8 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports) -> tuple[str, str, str]
     q = c_string(qual)
 
     # ---- C
-    c = [f"/* {qual} */",
+    slice_result = bool(values) and values[0].startswith("[]")
+    c = [f"/* {qual} */", *([f"static PyObject *result_class_{k};"] if slice_result else []),
          f"static const char *const names_{k}[] = {{{', '.join([c_string(x) for x in names] or ['NULL'])}}};",
          "static PyObject *",
          f"entry_{k}(PyObject *gopy_path, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)",
@@ -182,7 +200,8 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports) -> tuple[str, str, str]
     c += ["    mv_fast_failure f = {0};", "    PyObject *out = NULL;", "    int slow = 0;"]
     if values:
         c.append(f"    {c_result_type(values[0])} r = 0;")
-    # Memory first, as on gopy's path (memview lends it before gopy converts the rest).
+    # Memory and handles first, as on gopy's path (memview checks them before gopy
+    # converts the rest); any of them the entry does not take sends the call there.
     for i, kd in enumerate(kinds):
         if kd[0] == "slice":
             fmt, size = SLICES[kd[1]]
@@ -190,6 +209,11 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports) -> tuple[str, str, str]
             c.append("        goto slow;")
         elif kd[0] == "array":
             c.append(f"    if (!mv_fast_array(a[{i}], &v{i}))")
+            c.append("        goto slow;")
+    for i, kd in enumerate(kinds):  # (on gopy's path the handles are checked first: any order does here)
+        if kd[0] == "handle":
+            c.append(f"    int64_t x{i};")
+            c.append(f"    if (!mv_fast_handle(a[{i}], &x{i}))")
             c.append("        goto slow;")
     call = []
     for i, (p, kd) in enumerate(zip(fn["params"], kinds)):
@@ -216,6 +240,8 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports) -> tuple[str, str, str]
             c.append(f"    if (mv_go_str_arg(a[{i}], {where}, &x{i}) < 0)")
             c.append("        goto done;")
             call.append(f"x{i}")
+        elif kd[0] == "handle":
+            call.append(f"x{i}")
         elif kd[0] == "slice":
             call += [f"b{i}.buf", f"(int64_t)(b{i}.len / b{i}.itemsize)"]
         else:
@@ -237,7 +263,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports) -> tuple[str, str, str]
     c += ["    if (f.fallback)", "        goto slow;",
           "    if (f.exception != NULL)", "        mv_fast_raise(&f);"]
     if values:
-        c.append(f"    else\n        out = {c_result_value(values[0], 'r')};")
+        c.append(f"    else\n        out = {c_result_value(values[0], 'r', k)};")
     else:
         c += ["    else", "        out = Py_NewRef(Py_None);"]
     c.append("    goto done;")
@@ -254,7 +280,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports) -> tuple[str, str, str]
     gparams, pre, args = [], [], []
     nslice = 0
     for i, (p, kd) in enumerate(zip(fn["params"], kinds)):
-        t = imports.type_expr(p["type"]) if kd[0] != "array" else ""
+        t = imports.type_expr(p["type"]) if kd[0] not in ("array", "handle") else ""
         if kd[0] in ("int", "float"):
             ct = INTS[kd[1]][0] if kd[0] == "int" else FLOATS[kd[1]][0]
             gparams.append(f"x{i} C.{ct}")
@@ -265,6 +291,11 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports) -> tuple[str, str, str]
         elif kd[0] == "string":
             gparams.append(f"x{i} *C.char")
             args.append(f"C.GoString(x{i})" if t == "string" else f"{t}(C.GoString(x{i}))")
+        elif kd[0] == "handle":
+            if f"func {kd[1]}(" not in helpers:
+                raise Uncovered(f"parameter {p['name']}: no gopy helper {kd[1]} for Go type {p['type']}")
+            gparams.append(f"x{i} C.int64_t")
+            args.append(f"{kd[1]}(CGoHandle(x{i}))")
         elif kd[0] == "slice":
             gparams += [f"x{i} unsafe.Pointer", f"n{i} C.int64_t"]
             s = f"mvfastSlice[{GO_ELEM.get(kd[1], kd[1])}](x{i}, n{i})"
@@ -273,7 +304,8 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports) -> tuple[str, str, str]
             gparams += [f"buf{i} unsafe.Pointer", f"ndim{i} C.int", f"shape{i} *C.int64_t", f"strides{i} *C.int64_t",
                         f"itemsize{i} C.int64_t", f"format{i} *C.char", f"readonly{i} C.int", f"token{i} unsafe.Pointer"]
             pre += [f"\ta{i}, err{i} := gopyrt.ImportBuffer(buf{i}, mvfastShape(shape{i}, ndim{i}), "
-                    f"unsafe.Pointer(strides{i}), int(itemsize{i}), C.GoString(format{i}), readonly{i} != 0, token{i})",
+                    f"unsafe.Pointer(strides{i}), int(itemsize{i}), C.GoString(format{i}), readonly{i} != 0, "
+                    f"token{i})",
                     f"\tif err{i} != nil {{", "\t\tf.fallback = 1", "\t\treturn", "\t}",
                     f"\tf.taken |= {1 << nslice}", f"\tdefer mvfastRelease(a{i})"]
             nslice += 1
@@ -293,8 +325,9 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports) -> tuple[str, str, str]
     if values:
         body.append("\t" + go_result_store(values[0], "v", "r"))
     body += ["}", ""]
+    cls = (f"\"Slice_{values[0][2:]}\", &result_class_{k}" if slice_result else "NULL, NULL")
     row = (f"    {{{q}, {{{c_string(name)}, (PyCFunction)(void (*)(void))entry_{k}, "
-           f"METH_FASTCALL | METH_KEYWORDS, NULL}}}},")
+           f"METH_FASTCALL | METH_KEYWORDS, NULL}}, {cls}}},")
     return "\n".join(c), "\n".join(body), row
 
 
@@ -368,24 +401,27 @@ func mvfastFail(f *C.mv_fast_failure, x gopyrt.Failure) {{
 def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     """Write gen/memview_fast.c and gen/memview_fast.go for the functions of
     signatures the entries cover; log each function that keeps gopy's path
-    alone, and why. Returns {"fast": {pkg: [names]}, "gopy": {"pkg.Func": why}}."""
+    alone, and why. Returns {"fast": {pkg: {name: the gopy class of its
+    result, or None}}, "gopy": {"pkg.Func": why}}."""
     imports = Imports()
+    helpers = (gen / "pyext.go").read_text() if (gen / "pyext.go").exists() else ""
     cs, gos, rows = [], [], []
     fast, gopy = {}, {}
     k = 0
     for pkg in signatures:
-        fast[pkg["name"]] = []
+        fast[pkg["name"]] = {}
         for fn in pkg["funcs"]:
             qual = f"{pkg['name']}.{fn['name']}"
             try:
-                c, g, row = entry(pkg, fn, k, imports)
+                c, g, row = entry(pkg, fn, k, imports, helpers)
             except Uncovered as e:
                 gopy[qual] = str(e)
                 continue
             cs.append(c)
             gos.append(g)
             rows.append(row)
-            fast[pkg["name"]].append(fn["name"])
+            res = [t for t in fn["results"] if t != "error"]
+            fast[pkg["name"]][fn["name"]] = f"Slice_{res[0][2:]}" if res and res[0].startswith("[]") else None
             k += 1
         for typ, fns in pkg["methods"].items():
             for fn in fns:
@@ -404,7 +440,8 @@ def module_text(report: dict) -> str:
     """memview/_ext/_fast.py: which functions have a generated entry, and why
     the others keep gopy's path."""
     import pprint
-    return ('"""The bound Go functions with a generated call entry (FAST), and those that keep\n'
+    return ('"""The bound Go functions with a generated call entry (FAST: by package, each\n'
+            'with the gopy class of the Go slice it returns, if any), and those that keep\n'
             'gopy\'s call path, with the reason (GOPY); written by build.py (gopyfast.py)."""\n\n'
             f"FAST = {pprint.pformat(report['fast'], width=100)}\n\n"
             f"GOPY = {pprint.pformat(report['gopy'], width=100)}\n")

@@ -146,6 +146,29 @@ mv_fast_array(PyObject *o, Py_buffer **view)
     return 1;
 }
 
+/* mv_fast_handle reads the handle of a gopy object o (its int attribute
+ * "handle") into *h: returns 1, or 0 (no exception set) where o has none,
+ * which the entry leaves to the gopy path (it raises the TypeError). */
+int
+mv_fast_handle(PyObject *o, int64_t *h)
+{
+    PyObject *v = PyObject_GetAttrString(o, "handle");
+    if (v == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int ok = PyLong_CheckExact(v);
+    if (ok) {
+        *h = PyLong_AsLongLong(v);
+        if (*h == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            ok = 0;
+        }
+    }
+    Py_DECREF(v);
+    return ok;
+}
+
 /* mv_fast_release_array gives back a Py_buffer mv_fast_array took and Go did
  * not adopt. */
 void
@@ -168,20 +191,51 @@ mv_fast_raise(mv_fast_failure *f)
     return NULL;
 }
 
-/* go_fast(qualname, gopy_path) -> the generated entry of the bound function
- * qualname ("pkg.Func") as a built-in function whose __self__ is gopy_path
- * (the callable it hands the calls it does not take itself), or None when
- * the build generated none for it. */
+/* mv_fast_gopy_result is gopy's object for the Go slice a shim registered
+ * under handle (with gopy's own handleFromPtr_Slice_E), made as gopy's
+ * wrapper makes it: cls(handle=handle), which takes its reference. */
+PyObject *
+mv_fast_gopy_result(PyObject *cls, int64_t handle)
+{
+    PyObject *h = PyLong_FromLongLong(handle);
+    PyObject *kw = h ? PyDict_New() : NULL;
+    PyObject *none = kw ? PyTuple_New(0) : NULL;
+    PyObject *out = NULL;
+    if (none != NULL && PyDict_SetItemString(kw, "handle", h) == 0)
+        out = PyObject_Call(cls, none, kw);
+    Py_XDECREF(none);
+    Py_XDECREF(kw);
+    Py_XDECREF(h);
+    return out;
+}
+
+/* go_fast(qualname, gopy_path, result_class=None) -> the generated entry of
+ * the bound function qualname ("pkg.Func") as a built-in function whose
+ * __self__ is gopy_path (the callable it hands the calls it does not take
+ * itself), or None when the build generated none for it; result_class is
+ * gopy's class of the Go slice it returns (required where it returns one). */
 static PyObject *
 core_go_fast(PyObject *mod, PyObject *args)
 {
     const char *qualname;
-    PyObject *fallback;
-    if (!PyArg_ParseTuple(args, "sO", &qualname, &fallback))
+    PyObject *fallback, *cls = Py_None;
+    if (!PyArg_ParseTuple(args, "sO|O", &qualname, &fallback, &cls))
         return NULL;
-    for (const mv_fast_def *d = mv_fast_defs; d != NULL && d->qualname != NULL; d++)
-        if (strcmp(d->qualname, qualname) == 0)
-            return PyCFunction_NewEx((PyMethodDef *)&d->def, fallback, NULL);
+    for (const mv_fast_def *d = mv_fast_defs; d != NULL && d->qualname != NULL; d++) {
+        if (strcmp(d->qualname, qualname) != 0)
+            continue;
+        if (d->result_class != NULL) {
+            if (cls == Py_None) {
+                PyErr_Format(PyExc_TypeError, "memview: %s returns a Go slice: gopy's class %s is needed",
+                             qualname, d->result_class_name);
+                return NULL;
+            }
+            PyObject *old = *d->result_class;
+            *d->result_class = Py_NewRef(cls);
+            Py_XDECREF(old);
+        }
+        return PyCFunction_NewEx((PyMethodDef *)&d->def, fallback, NULL);
+    }
     Py_RETURN_NONE;
 }
 

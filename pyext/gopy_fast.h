@@ -8,7 +8,7 @@
  * converts: refuse in a forked child (mv_fast_forked) before any Go; bind the
  * arguments to the Go parameter names (mv_fast_bind); take each []T from its
  * argument's buffer (mv_fast_slice) and each *memview.Array as a Py_buffer
- * (mv_fast_array); convert the scalars with gopy.c's mv_go_*_arg; release the
+ * (mv_fast_array) and each gopy object by its handle (mv_fast_handle); convert the scalars with gopy.c's mv_go_*_arg; release the
  * GIL; call its Go shim once; take the GIL back; raise the shim's failure
  * (mv_fast_raise) or convert the results. Whatever the entry does not take
  * as it is (an argument of another kind, a missing or extra argument,
@@ -35,10 +35,14 @@ typedef struct {
     int fallback;
 } mv_fast_failure;
 
-/* One generated entry, by the bound function's Python name ("pkg.Func"). */
+/* One generated entry, by the bound function's Python name ("pkg.Func"); for
+ * a function returning a Go slice, the name of gopy's class of it
+ * ("Slice_float64") and where the entry finds that class (set by go_fast). */
 typedef struct {
     const char *qualname;
     PyMethodDef def;
+    const char *result_class_name;
+    PyObject **result_class;
 } mv_fast_def;
 
 extern int mv_in_child; /* fork.c: set in a forked child, where no Go may run */
@@ -49,8 +53,10 @@ int mv_fast_bind(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, con
 PyObject *mv_fast_fallback(PyObject *fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 int mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, Py_buffer *view);
 int mv_fast_array(PyObject *o, Py_buffer **view);
+int mv_fast_handle(PyObject *o, int64_t *h);
 void mv_fast_release_array(Py_buffer *view);
 PyObject *mv_fast_raise(mv_fast_failure *f);
+PyObject *mv_fast_gopy_result(PyObject *cls, int64_t handle);
 
 int mv_go_int_arg(PyObject *o, int bits, int is_signed, const char *func, const char *arg, void *out);
 int mv_go_float_arg(PyObject *o, int bits, const char *func, const char *arg, void *out);

@@ -69,12 +69,12 @@ SCALARS = {
 @needs_fast
 def test_entries_cover_the_functions_they_should():
     for name in ["EchoInt8", "EchoString", "EchoBool", "Len", "Dot", "IncBytes", "Describe", "Fill", "Fail",
-                 "FailValue", "Panic", "PanicIndex", "PutUint8", "Offset", "Nap"]:
+                 "FailValue", "Panic", "PanicIndex", "PutUint8", "Offset", "Nap", "Float64s", "BoxN"]:
         assert type(getattr(gopkg, name)).__name__ == "builtin_function_or_method", name
     # what keeps gopy's path is named, with the reason
     assert "callback" in _fast.GOPY["gopkg.ApplyInt"]
     assert "gopy handle" in _fast.GOPY["gopkg.Acc.Add"]
-    assert "result of Go type" in _fast.GOPY["gopkg.Float64s"]
+    assert "result of Go type" in _fast.GOPY["gopkg.NewAcc"]
     assert "variadic" in _fast.GOPY["gopkg.CountBoxes"]
     assert type(gopkg.ApplyInt).__name__ == "function"
 
@@ -174,6 +174,30 @@ def test_named_slice_parameter():
     assert gopkg.SumSamples(gopkg.NamedSamples(4)) == 6.0
     with pytest.raises(TypeError, match="gopy object"):
         gopkg.SumSamples(ro(np.arange(4.0)))  # what the entry leaves to gopy's path
+
+
+MAKERS = ["Bools", "Int8s", "Int16s", "Int32s", "Int64s", "Ints", "Uint8s", "Uint16s", "Uint32s", "Uint64s",
+          "Uints", "Float32s", "Float64s", "Complex64s", "Complex128s", "Bytes", "Runes"]
+
+
+@pytest.mark.parametrize("name", MAKERS)
+def test_go_slice_results(name):
+    fn = getattr(gopkg, name)
+    slow = fn.__self__ if isinstance(fn, types.BuiltinFunctionType) else fn
+    for n in [0, 5]:
+        x, y = fn(n), slow(n)
+        assert type(x) is type(y)  # gopy's class of the Go slice
+        assert mv.asarray(x).tolist() == mv.asarray(y).tolist() and mv.asarray(x).dtype == mv.asarray(y).dtype
+    assert outcome(fn, -1)[:2] == outcome(slow, -1)[:2]  # a Go panic (makeslice)
+    assert outcome(fn, "x") == outcome(slow, "x")
+
+
+def test_gopy_objects_by_handle():
+    box = gopkg.NewBox(3)
+    assert same("BoxN", lambda: (box,)) == ("ok", 3)
+    for bad in [None, 3, "x", gopkg.NewCount(), np.zeros(2)]:
+        assert same("BoxN", lambda bad=bad: (bad,))[0] == "raise"
+    same("BoxN", lambda: (), {"b": box})
 
 
 @needs_fast

@@ -209,9 +209,12 @@ def fast(mod, pkg: str) -> None:
     keeps gopy's path alone (the differential tests compare the two)."""
     if os.environ.get("MEMVIEW_GOPY_PATH") == "1":
         return
-    for name in _fast.FAST.get(pkg, ()):
+    for name, result in _fast.FAST.get(pkg, {}).items():
         fn = getattr(mod, name, None)
-        entry = _core.go_fast(f"{pkg}.{name}", fn) if callable(fn) else None
+        cls = (getattr(_go, result, None) or getattr(mod, result, None)) if result else None
+        if not callable(fn) or (result and cls is None):
+            continue  # gopy's path alone
+        entry = _core.go_fast(f"{pkg}.{name}", fn, cls)
         if entry is not None:
             setattr(mod, name, entry)
 
