@@ -104,17 +104,32 @@ def param(p: dict) -> tuple:
     raise Uncovered(f"parameter {p['name']} of Go type {p['type']}")
 
 
-def result(t: str) -> str:
-    """A result kind: a basic type's name, or "[]E" for a Go slice of basic
-    elements, which Python gets as gopy's object (registered by gopy's own
-    handleFromPtr_Slice_E, made as gopy's wrapper makes it)."""
+def result(t: str, pkg: dict, helpers: str) -> str:
+    """A result kind: a basic type's name; "[]E" for a Go slice of basic
+    elements or "*path.Name" for a pointer to a type of the function's own
+    package, which Python gets as gopy's object (registered by gopy's own
+    handleFromPtr helper, made as gopy's wrapper makes it)."""
     if t in INTS or t in FLOATS or t in ("bool", "string") or (t.startswith("[]") and t[2:] in SLICES):
+        return t
+    m = re.fullmatch(r"\*([\w.\-~/]+)\.(\w+)", t)
+    if m and m[1] == pkg["path"] and f"func handleFromPtr_Ptr_{pkg['name']}_{m[2]}(" in helpers:
         return t
     raise Uncovered(f"result of Go type {t}")
 
 
-def c_result_type(t: str) -> str:
+def gopy_result(t: str, pkg: dict) -> tuple[str, str, str] | None:
+    """(gopy's helper that registers it, the argument it takes, gopy's class)
+    of a result Python gets as gopy's object; None for a scalar."""
     if t.startswith("[]"):
+        return f"handleFromPtr_Slice_{t[2:]}", "&", f"Slice_{t[2:]}"
+    if t.startswith("*"):
+        name = t.rsplit(".", 1)[1]
+        return f"handleFromPtr_Ptr_{pkg['name']}_{name}", "", name
+    return None
+
+
+def c_result_type(t: str) -> str:
+    if t.startswith(("[]", "*")):
         return "int64_t"
     if t in INTS:
         return INTS[t][0]
@@ -124,7 +139,7 @@ def c_result_type(t: str) -> str:
 
 
 def c_result_value(t: str, v: str, k: int = 0) -> str:
-    if t.startswith("[]"):
+    if t.startswith(("[]", "*")):
         return f"mv_fast_gopy_result(result_class_{k}, {v})"
     if t in INTS:
         return f"PyLong_From{'LongLong' if INTS[t][2] else 'UnsignedLongLong'}({v})"
@@ -135,9 +150,9 @@ def c_result_value(t: str, v: str, k: int = 0) -> str:
     return f"mv_fast_str_result({v})"
 
 
-def go_result_store(t: str, v: str, out: str) -> str:
-    if t.startswith("[]"):
-        return f"*{out} = C.int64_t(handleFromPtr_Slice_{t[2:]}(&{v}))"
+def go_result_store(t: str, v: str, out: str, pkg: dict) -> str:
+    if (g := gopy_result(t, pkg)) is not None:
+        return f"*{out} = C.int64_t({g[0]}({g[1]}{v}))"
     if t in INTS:
         return f"*{out} = C.{INTS[t][0]}({v})"
     if t in FLOATS:
@@ -155,11 +170,11 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
     kinds = [param(p) for p in fn["params"]]
     res = fn["results"]
     error = bool(res) and res[-1] == "error"
-    values = [result(t) for t in (res[:-1] if error else res)]
+    values = [result(t, pkg, helpers) for t in (res[:-1] if error else res)]
     if len(values) > 1:
         raise Uncovered("more than one result")
-    if values and values[0].startswith("[]") and any(kd[0] in ("slice", "array") for kd in kinds):
-        raise Uncovered("takes memory and returns a Go slice (gopy's path keeps the memory alive with it)")
+    if values and gopy_result(values[0], pkg) and any(kd[0] in ("slice", "array") for kd in kinds):
+        raise Uncovered("takes memory and returns a Go value (gopy's path keeps the memory alive with it)")
     name, qual, cname = fn["name"], f"{pkg['name']}.{fn['name']}", f"{pkg['name']}_{fn['name']}"
     shim = f"mvfast_{k}"
     go_run = not res
@@ -168,7 +183,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
     q = c_string(qual)
 
     # ---- C
-    slice_result = bool(values) and values[0].startswith("[]")
+    slice_result = bool(values) and gopy_result(values[0], pkg) is not None
     c = [f"/* {qual} */", *([f"static PyObject *result_class_{k};"] if slice_result else []),
          f"static const char *const names_{k}[] = {{{', '.join([c_string(x) for x in names] or ['NULL'])}}};",
          "static PyObject *",
@@ -323,9 +338,9 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
     if error:
         body += ["\tif err != nil {", "\t\tmvfastFail(f, gopyrt.ErrorFailure(err))", "\t\treturn", "\t}"]
     if values:
-        body.append("\t" + go_result_store(values[0], "v", "r"))
+        body.append("\t" + go_result_store(values[0], "v", "r", pkg))
     body += ["}", ""]
-    cls = (f"\"Slice_{values[0][2:]}\", &result_class_{k}" if slice_result else "NULL, NULL")
+    cls = (f"\"{gopy_result(values[0], pkg)[2]}\", &result_class_{k}" if slice_result else "NULL, NULL")
     row = (f"    {{{q}, {{{c_string(name)}, (PyCFunction)(void (*)(void))entry_{k}, "
            f"METH_FASTCALL | METH_KEYWORDS, NULL}}, {cls}}},")
     return "\n".join(c), "\n".join(body), row
@@ -420,8 +435,8 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
             cs.append(c)
             gos.append(g)
             rows.append(row)
-            res = [t for t in fn["results"] if t != "error"]
-            fast[pkg["name"]][fn["name"]] = f"Slice_{res[0][2:]}" if res and res[0].startswith("[]") else None
+            res = [gopy_result(t, pkg) for t in fn["results"] if t != "error"]
+            fast[pkg["name"]][fn["name"]] = res[0][2] if res and res[0] else None
             k += 1
         for typ, fns in pkg["methods"].items():
             for fn in fns:

@@ -217,6 +217,7 @@ mv_fast_gopy_result(PyObject *cls, int64_t handle)
 static PyObject *
 core_go_fast(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     const char *qualname;
     PyObject *fallback, *cls = Py_None;
     if (!PyArg_ParseTuple(args, "sO|O", &qualname, &fallback, &cls))
@@ -243,6 +244,8 @@ core_go_fast(PyObject *mod, PyObject *args)
 static PyObject *
 core_go_fast_names(PyObject *mod, PyObject *unused)
 {
+    (void)mod;
+    (void)unused;
     PyObject *out = PyList_New(0);
     for (const mv_fast_def *d = mv_fast_defs; out != NULL && d != NULL && d->qualname != NULL; d++) {
         PyObject *s = PyUnicode_FromString(d->qualname);

@@ -69,12 +69,13 @@ SCALARS = {
 @needs_fast
 def test_entries_cover_the_functions_they_should():
     for name in ["EchoInt8", "EchoString", "EchoBool", "Len", "Dot", "IncBytes", "Describe", "Fill", "Fail",
-                 "FailValue", "Panic", "PanicIndex", "PutUint8", "Offset", "Nap", "Float64s", "BoxN"]:
+                 "FailValue", "Panic", "PanicIndex", "PutUint8", "Offset", "Nap", "Float64s", "BoxN", "NewAcc"]:
         assert type(getattr(gopkg, name)).__name__ == "builtin_function_or_method", name
     # what keeps gopy's path is named, with the reason
     assert "callback" in _fast.GOPY["gopkg.ApplyInt"]
     assert "gopy handle" in _fast.GOPY["gopkg.Acc.Add"]
-    assert "result of Go type" in _fast.GOPY["gopkg.NewAcc"]
+    assert "result of Go type" in _fast.GOPY["gopkg.Owned"]
+    assert "keeps the memory alive" in _fast.GOPY["gopkg.KeepSlice"]
     assert "variadic" in _fast.GOPY["gopkg.CountBoxes"]
     assert type(gopkg.ApplyInt).__name__ == "function"
 
@@ -198,6 +199,18 @@ def test_gopy_objects_by_handle():
     for bad in [None, 3, "x", gopkg.NewCount(), np.zeros(2)]:
         assert same("BoxN", lambda bad=bad: (bad,))[0] == "raise"
     same("BoxN", lambda: (), {"b": box})
+
+
+def test_gopy_object_results():
+    fn = gopkg.NewBox
+    slow = fn.__self__ if isinstance(fn, types.BuiltinFunctionType) else fn
+    a, b = fn(4), slow(4)
+    assert type(a) is type(b) is gopkg.Box and gopkg.BoxN(a) == gopkg.BoxN(b) == 4
+    assert type(gopkg.NewAcc()) is gopkg.Acc
+    import sigproc
+    for n in [4, -1, 10**12, "x"]:
+        r1, r2 = outcome(sigproc.NewSignal, n), outcome(getattr(sigproc.NewSignal, "__self__", sigproc.NewSignal), n)
+        assert r1[0] == r2[0] and (r1[0] == "ok" and type(r1[1]) is type(r2[1]) or r1 == r2)
 
 
 @needs_fast

@@ -211,7 +211,7 @@ def fast(mod, pkg: str) -> None:
         return
     for name, result in _fast.FAST.get(pkg, {}).items():
         fn = getattr(mod, name, None)
-        cls = (getattr(_go, result, None) or getattr(mod, result, None)) if result else None
+        cls = (getattr(mod, result, None) or getattr(_go, result, None)) if result else None
         if not callable(fn) or (result and cls is None):
             continue  # gopy's path alone
         entry = _core.go_fast(f"{pkg}.{name}", fn, cls)
