@@ -318,11 +318,14 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
         else:
             gparams += [f"buf{i} unsafe.Pointer", f"ndim{i} C.int", f"shape{i} *C.int64_t", f"strides{i} *C.int64_t",
                         f"itemsize{i} C.int64_t", f"format{i} *C.char", f"readonly{i} C.int", f"token{i} unsafe.Pointer"]
-            pre += [f"\ta{i}, err{i} := gopyrt.ImportBuffer(buf{i}, mvfastShape(shape{i}, ndim{i}), "
+            pre += [f"\tvar lend{i} gopyrt.Lend", f"\ta{i}, err{i} := gopyrt.ImportBuffer(buf{i}, mvfastShape(shape{i}, ndim{i}), "
                     f"unsafe.Pointer(strides{i}), int(itemsize{i}), C.GoString(format{i}), readonly{i} != 0, "
-                    f"token{i})",
+                    f"token{i}, &lend{i})",
                     f"\tif err{i} != nil {{", "\t\tf.fallback = 1", "\t\treturn", "\t}",
-                    f"\tf.taken |= {1 << nslice}", f"\tdefer mvfastRelease(a{i})"]
+                    f"\tf.taken |= {1 << nslice}",
+                    # given back during the call: the entry releases the Py_buffer (it has the GIL)
+                    f"\tdefer func() {{\n\t\tif lend{i}.End() {{\n\t\t\tf.taken &^= {1 << nslice}\n\t\t}}\n\t}}()",
+                    f"\tdefer mvfastRelease(a{i})"]
             nslice += 1
             args.append(f"a{i}")
     if values:

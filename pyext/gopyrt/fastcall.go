@@ -2,6 +2,7 @@ package gopyrt
 
 import (
 	"fmt"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/memview/memview/memview"
@@ -40,6 +41,22 @@ func PanicFailure(r any) Failure {
 // ImportBuffer makes the *memview.Array a shim passes for a *memview.Array
 // parameter, over the memory of a Py_buffer (token) the C entry took: the
 // same array memview.from_buffer makes, which gives the Py_buffer back when
-// it and every view Go made of it are released. pyext sets it.
+// it and every view Go made of it are released — through lend, which leaves
+// that to the C entry (holding the GIL already) when it happens during the
+// call. pyext sets it.
 var ImportBuffer func(buf unsafe.Pointer, shape []int, strides unsafe.Pointer, itemsize int, format string,
-	readonly bool, token unsafe.Pointer) (*memview.Array, error)
+	readonly bool, token unsafe.Pointer, lend *Lend) (*memview.Array, error)
+
+// Lend says when the memory a C entry lent for one *memview.Array parameter
+// was given back: during the call (the entry releases the Py_buffer itself,
+// without another GIL round trip) or after it (Go kept a view; its release
+// gives the Py_buffer back then).
+type Lend struct{ state atomic.Int32 } // 0 in the call, 1 given back in it, 2 the call is over
+
+// GiveBackInCall is called as the memory is given back: it reports whether
+// the call is still on, the C entry then releasing the Py_buffer.
+func (l *Lend) GiveBackInCall() bool { return l.state.CompareAndSwap(0, 1) }
+
+// End marks the call over and reports whether the memory was given back
+// during it.
+func (l *Lend) End() bool { return !l.state.CompareAndSwap(0, 2) }
