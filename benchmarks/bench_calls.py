@@ -4,15 +4,18 @@ Python — a hand-written METH_FASTCALL entry making one cgo call into the same 
 code (callbench/anchor.c), with the GIL released as the bound calls release it —
 and against a plain C function doing the same work, measured in one run. The
 cost of releasing and re-taking the GIL is the floor's Nop with and without the
-release, on its own line. MEMVIEW_GOPY_PATH=1 times gopy's call path instead.
+release, on its own line. Times are CPU time of this process (best of interleaved
+runs). MEMVIEW_GOPY_PATH=1 times gopy's call path instead.
 
     python3 build.py bench     (or: PYTHONPATH=.build/examples python benchmarks/bench_calls.py)
 """
 import sys
+import time
+import timeit
 
 import numpy as np
 
-from _timing import interleaved_best, summary
+from _timing import summary
 
 QUICK = "--quick" in sys.argv
 try:
@@ -23,10 +26,16 @@ callbench.InstallAnchors()
 import callbench_anchors as anchors  # noqa: E402  (made by InstallAnchors)
 
 
-def best(fn, number):
+def best(fns, number, repeat=15):
+    """Best per-call CPU times of fns (CPU time of this process, so that other
+    load on a shared machine counts less), measured interleaved."""
     if QUICK:
-        return interleaved_best(fn, fn, max(1, number // 10), repeat=3)[0]
-    return interleaved_best(fn, fn, number, repeat=9)[0]
+        number, repeat = max(1, number // 10), 3
+    times = [[] for _ in fns]
+    for _ in range(repeat):
+        for t, fn in zip(times, fns):
+            t.append(timeit.timeit(fn, number=number, timer=time.process_time))
+    return [min(t) / number for t in times]
 
 
 def main():
@@ -54,13 +63,12 @@ def main():
     print(f"{'call':28s} {'bound':>10s} {'floor':>10s} {'plain C':>10s} {'ratio':>7s} {'target':>7s}")
     results = []
     for name, fn, floor, plain, target, number in cases:
-        t, tf, tp = best(fn, number), best(floor, number), best(plain, number)
+        t, tf, tp = best([fn, floor, plain], number)
         ratio = t / tf
         results.append(ratio <= target)
         print(f"{name:28s} {t * 1e9:8.0f}ns {tf * 1e9:8.0f}ns {tp * 1e9:8.0f}ns {ratio:6.2f}x "
               f"{'<=' if ratio <= target else '> '}{target}x")
-    held = best(lambda: anchors.floor_nop_held(), 200_000)
-    released = best(lambda: anchors.floor_nop(), 200_000)
+    held, released = best([lambda: anchors.floor_nop_held(), lambda: anchors.floor_nop()], 200_000)
     print(f"GIL release + re-take around the cgo call: {(released - held) * 1e9:.0f} ns "
           f"(floor Nop {released * 1e9:.0f} ns released, {held * 1e9:.0f} ns held)")
     summary(results)
