@@ -59,6 +59,7 @@ TOOLS = BUILD / "bin"
 NAME = "memview"
 VERSION = "0.1.0"
 EXAMPLES = ["examples/sigproc", "examples/rgbimage"]  # Go packages of the demo, bench and test builds
+BENCH_WITH = ["benchmarks/callbench"]  # and of the bench build (bench_calls.py's package and floor)
 TEST_WITH = EXAMPLES + ["tests/gopkg"]  # and of the test build
 TEST_TAGS = ["memview_selftest"]  # the test build's self-test hooks (pyext/selftest.go)
 
@@ -331,7 +332,7 @@ def cmd_ext(args):
 def examples_ext() -> Path:
     """memview with the Go packages of examples/ (the demo and the benchmarks use them)."""
     setup_venv()
-    return build_ext(venv_python(), BUILD / "examples", with_dirs=[str(ROOT / d) for d in EXAMPLES])
+    return build_ext(venv_python(), BUILD / "examples", with_dirs=[str(ROOT / d) for d in EXAMPLES + BENCH_WITH])
 
 
 def pytest(pkgdir: Path, args: list[str]) -> None:
@@ -369,7 +370,8 @@ def cmd_gotest(args):
     # The extension's Go (vetted with the Python headers; tested through pytest), the
     # build tool, the test build's Go package and the examples, each in its module.
     setup_venv()
-    run(["go", "vet", "./pyext/...", "./tools/...", "./tests/gopkg"], env=gopyext.cgo_env(venv_python(), cgo))
+    run(["go", "vet", "./pyext/...", "./tools/...", "./tests/gopkg", "./benchmarks/callbench"],
+        env=gopyext.cgo_env(venv_python(), cgo))
     run(["go", "vet", "-tags=memview_selftest", "./pyext"], env=gopyext.cgo_env(venv_python(), cgo))
     for d in EXAMPLES:
         run(["go", "vet", "./..."], cwd=ROOT / d, env=cgo)

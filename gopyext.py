@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import os
+
+import gopyfast
 import keyword
 import pprint
 import re
@@ -588,6 +590,8 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
     wrappers = [f"{MODULE}.py", "go.py"] + [f"{p.name}.py" for p in packages]
     for name in wrappers:
         patch_generated_py(gen / name)
+    # memview's call entries of the bound functions (gopyfast.py), beside gopy's output
+    fast = gopyfast.generate(gen, signatures, root / MODULE, log)
     tagflag = [f"-tags={','.join(tags)}"] if tags else []
     # First link: produces the cgo header (pyext_go.h) that pybindgen's C includes.
     run(["go", "build", *tagflag, "-buildmode=c-shared", "-o", f"{MODULE}_go.so", "."], cwd=gen, env=env)
@@ -615,6 +619,7 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
     (ext / "_bindings.py").write_text(
         '"""Parameters of the bound Go packages that take memory (gopysig, build.py)."""\n\n'
         f"PACKAGES = {pprint.pformat(table, width=100, sort_dicts=True)}\n")
+    (ext / "_fast.py").write_text(gopyfast.module_text(fast))
     for p in packages:
         (out / p.name).mkdir()
         (out / p.name / "__init__.py").write_text(shim(table[p.name], p.name))

@@ -271,10 +271,12 @@ static PyMethodDef gopy_methods[] = {
     {NULL},
 };
 
+int mv_add_gopy_fast_functions(PyObject *mod); /* gopy_fast.c: the generated call entries */
+
 int
 mv_add_gopy_functions(PyObject *mod)
 {
-    return PyModule_AddFunctions(mod, gopy_methods);
+    return PyModule_AddFunctions(mod, gopy_methods) < 0 ? -1 : mv_add_gopy_fast_functions(mod);
 }
 
 /* type_error raises TypeError: func() argument 'arg' must be <want>, not '<type>'. */

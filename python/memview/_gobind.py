@@ -13,10 +13,11 @@ zero-copy array over the memory of a Go value gopy hands Python.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 from . import _cdata, _core
-from ._ext import _bindings
+from ._ext import _bindings, _fast
 from ._ext import go as _go
 
 GoClass = _go.GoClass
@@ -203,12 +204,32 @@ def bind(mod, spec: dict, pkg: str) -> None:
                 setattr(cls, name, _wrap(fn, b, f"{pkg}.{typ}.{name}", 1))
 
 
+def fast(mod, pkg: str) -> None:
+    """Replace each function of gopy's module mod that has a generated call
+    entry (gopyfast.py) by that entry, made with the function as it was
+    (gopy's path, wrapped by bind) as its __self__: the entry calls Go itself
+    and hands that path what it does not take as it is. MEMVIEW_GOPY_PATH=1
+    keeps gopy's path alone (the differential tests compare the two)."""
+    if os.environ.get("MEMVIEW_GOPY_PATH") == "1":
+        return
+    for name, result in _fast.FAST.get(pkg, {}).items():
+        fn = getattr(mod, name, None)
+        cls = (getattr(mod, result, None) or getattr(_go, result, None)) if result else None
+        if not callable(fn) or (result and cls is None):
+            continue  # gopy's path alone
+        entry = _core.go_fast(f"{pkg}.{name}", fn, cls)
+        if entry is not None:
+            setattr(mod, name, entry)
+
+
 def install(name: str, pkg: str) -> None:
     """Make the gopy module of Go package pkg the module name (the top-level
-    package build.py writes for it), with its memory-taking functions wrapped."""
+    package build.py writes for it), with its memory-taking functions wrapped
+    and its functions with a generated call entry calling it."""
     mod = importlib.import_module(f"{__package__}._ext.{pkg}")
     if not getattr(mod, "_memview_bound", False):
         bind(mod, _bindings.PACKAGES[pkg], pkg)
+        fast(mod, pkg)
         mod._memview_bound = True
     sys.modules[name] = mod
 

@@ -40,6 +40,10 @@ type Param struct {
 	Handle bool `json:"handle"`
 	// Func: a Go func, which gopy's wrapper takes as a Python callable.
 	Func bool `json:"func"`
+	// Under: the type's underlying type when it is a basic type or a slice of
+	// one (a named `type Float64Data []float64` is "[]float64"), else empty
+	// (fastkind.go).
+	Under string `json:"under,omitempty"`
 }
 
 // Func is a function or method: its parameters (the receiver excluded) and
@@ -147,7 +151,7 @@ func signature(f *types.Func) Func {
 		}
 		_, isFunc := unalias(t).Underlying().(*types.Signature)
 		fn.Params = append(fn.Params, Param{Name: pySafeArg(v.Name(), i), Type: typeString(v.Type()),
-			Handle: byHandle(t), Func: isFunc})
+			Handle: byHandle(t), Func: isFunc, Under: underKind(v.Type())})
 	}
 	for i := range sig.Results().Len() {
 		fn.Results = append(fn.Results, typeString(sig.Results().At(i).Type()))

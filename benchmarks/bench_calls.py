@@ -1,0 +1,78 @@
+"""Calls into bound Go functions (benchmarks/callbench, built --with in the bench
+build): each bound function against the floor for any Go function called from
+Python — a hand-written METH_FASTCALL entry making one cgo call into the same Go
+code (callbench/anchor.c), with the GIL released as the bound calls release it —
+and against a plain C function doing the same work, measured in one run. The
+cost of releasing and re-taking the GIL is the floor's Nop with and without the
+release, on its own line. Times are CPU time of this process (best of interleaved
+runs). MEMVIEW_GOPY_PATH=1 times gopy's call path instead.
+
+    python3 build.py bench     (or: PYTHONPATH=.build/examples python benchmarks/bench_calls.py)
+"""
+import sys
+import time
+import timeit
+
+import numpy as np
+
+from _timing import summary
+
+QUICK = "--quick" in sys.argv
+try:
+    import callbench
+except ImportError:
+    sys.exit("bench_calls: benchmarks/callbench is not built in (python3 build.py bench builds it with memview)")
+callbench.InstallAnchors()
+import callbench_anchors as anchors  # noqa: E402  (made by InstallAnchors)
+
+
+def best(fns, number, repeat=15):
+    """Best per-call CPU times of fns (CPU time of this process, so that other
+    load on a shared machine counts less), measured interleaved."""
+    if QUICK:
+        number, repeat = max(1, number // 10), 3
+    times = [[] for _ in fns]
+    for _ in range(repeat):
+        for t, fn in zip(times, fns):
+            t.append(timeit.timeit(fn, number=number, timer=time.process_time))
+    return [min(t) / number for t in times]
+
+
+def main():
+    x8 = np.arange(8, dtype=np.float64)
+    x1000 = np.arange(1000, dtype=np.float64)
+    y = np.ones(2000, dtype=np.float64)
+    ys = y[::2]
+    cases = [  # name, bound call, floor, plain C, target
+        ("Nop()", lambda: callbench.Nop(), lambda: anchors.floor_nop(), lambda: anchors.plain_nop(), 1.5, 200_000),
+        ("Add(1, 2)", lambda: callbench.Add(1, 2), lambda: anchors.floor_add(1, 2), lambda: anchors.plain_add(1, 2),
+         1.5, 200_000),
+        ("Sum(ndarray of 8)", lambda: callbench.Sum(x8), lambda: anchors.floor_sum(x8),
+         lambda: anchors.plain_sum(x8), 1.5, 100_000),
+        ("Sum(ndarray of 1000)", lambda: callbench.Sum(x1000), lambda: anchors.floor_sum(x1000),
+         lambda: anchors.plain_sum(x1000), 1.2, 20_000),
+        ("Scale(y[::2], 1.0), 1000", lambda: callbench.Scale(ys, 1.0), lambda: anchors.floor_scale(ys, 1.0),
+         lambda: anchors.plain_scale(ys, 1.0), 2.0, 20_000),
+    ]
+    assert callbench.Add(1, 2) == anchors.floor_add(1, 2) == 3
+    assert callbench.Sum(x1000) == anchors.floor_sum(x1000) == anchors.plain_sum(x1000)
+    fast = type(callbench.Nop).__name__ == "builtin_function_or_method"
+    path = "the generated call entries" if fast else "gopy's call path"
+    print(f"bound calls through {path}; "
+          "floor: METH_FASTCALL + one cgo call, GIL released")
+    print(f"{'call':28s} {'bound':>10s} {'floor':>10s} {'plain C':>10s} {'ratio':>7s} {'target':>7s}")
+    results = []
+    for name, fn, floor, plain, target, number in cases:
+        t, tf, tp = best([fn, floor, plain], number)
+        ratio = t / tf
+        results.append(ratio <= target)
+        print(f"{name:28s} {t * 1e9:8.0f}ns {tf * 1e9:8.0f}ns {tp * 1e9:8.0f}ns {ratio:6.2f}x "
+              f"{'<=' if ratio <= target else '> '}{target}x")
+    held, released = best([lambda: anchors.floor_nop_held(), lambda: anchors.floor_nop()], 200_000)
+    print(f"GIL release + re-take around the cgo call: {(released - held) * 1e9:.0f} ns "
+          f"(floor Nop {released * 1e9:.0f} ns released, {held * 1e9:.0f} ns held)")
+    summary(results)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,465 @@
+"""Call entries for the functions of Go packages built with memview (--with).
+
+gopy binds a Go package's types, methods, constructors, fields and handles;
+a call into one of its functions passes memview's Python wrapper, gopy's
+Python wrapper, pybindgen's C and, for memory, a gopy handle made for the
+call. For each package-level function whose parameters and results memview
+converts, this module writes into the build instead:
+
+- a C entry (METH_FASTCALL | METH_KEYWORDS, the Go parameter names as
+  keywords) in gen/memview_fast.c, which converts the arguments as gopy's
+  path does (pyext/gopy.c's mv_go_*_arg: the same checks and messages),
+  takes a []T as the pointer and length of the argument's buffer and a
+  *memview.Array as its Py_buffer, releases the GIL and calls
+- its Go shim (an //export in gen/memview_fast.go) exactly once; the shim
+  makes the Go values (a []T over the buffer, the *memview.Array
+  memview.from_buffer would make), calls the Go function, and hands back its
+  results, or the exception of its error or panic, without touching Python.
+
+The entry is made with the function's gopy path as its __self__, and hands
+that path every call it does not take as it is (pyext/gopy_fast.h): the
+errors for a wrong call are today's. What the entries do not cover keeps
+gopy's path alone, and the build names each such function with the reason.
+Everything is generated from gopysig's signatures; gopy's output is not edited.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ARRAY = "*github.com/memview/memview/memview.Array"
+GOPYRT = "github.com/memview/memview/pyext/gopyrt"
+
+# Go integer types: the C type the shim takes, bits and sign (as gopy's path checks them).
+INTS = {"int8": ("int8_t", 8, 1), "int16": ("int16_t", 16, 1), "int32": ("int32_t", 32, 1),
+        "rune": ("int32_t", 32, 1), "int64": ("int64_t", 64, 1), "int": ("int64_t", 64, 1),
+        "uint8": ("uint8_t", 8, 0), "byte": ("uint8_t", 8, 0), "uint16": ("uint16_t", 16, 0),
+        "uint32": ("uint32_t", 32, 0), "uint64": ("uint64_t", 64, 0), "uint": ("uint64_t", 64, 0),
+        "uintptr": ("uint64_t", 64, 0)}
+FLOATS = {"float64": ("double", 64), "float32": ("float", 32)}
+# Slice element types: the PEP 3118 formats and item size a buffer lent as []T
+# has on the entry's own path (anything else goes to gopy's path, which takes
+# every spelling memview reads as that dtype, or refuses it).
+SLICES = {"bool": ("?", 1), "int8": ("b", 1), "int16": ("h", 2), "int32": ("i", 4), "rune": ("i", 4),
+          "int64": ("l\\0q", 8), "int": ("l\\0q", 8), "uint8": ("B", 1), "byte": ("B", 1),
+          "uint16": ("H", 2), "uint32": ("I", 4), "uint64": ("L\\0Q", 8), "uint": ("L\\0Q", 8),
+          "uintptr": ("L\\0Q", 8), "float32": ("f", 4), "float64": ("d", 8),
+          "complex64": ("Zf", 8), "complex128": ("Zd", 16)}
+GO_ELEM = {"byte": "byte", "rune": "rune"}  # else the name itself
+
+
+class Uncovered(Exception):
+    """A function the entries do not cover (the message says why)."""
+
+
+def c_string(text: str) -> str:
+    out = []
+    for b in text.encode():
+        c = chr(b)
+        out.append(c if (c.isascii() and (c.isalnum() or c in "_.")) else f"\\{b:03o}")
+    return '"' + "".join(out) + '"'
+
+
+class Imports:
+    """The Go packages the shims name, each under an alias."""
+
+    def __init__(self):
+        self.alias = {}
+
+    def pkg(self, path: str) -> str:
+        return self.alias.setdefault(path, f"p{len(self.alias)}")
+
+    def type_expr(self, t: str) -> str:
+        """The Go expression of gopysig's type string t (a basic type, []basic,
+        or a named type path.Name)."""
+        if re.fullmatch(r"(\[\])?\w+", t):
+            return t
+        m = re.fullmatch(r"(\[\])?([\w.\-~/]+)\.(\w+)", t)
+        if m is None:
+            raise Uncovered(f"Go type {t}")
+        return f"{m[1] or ''}{self.pkg(m[2])}.{m[3]}"
+
+
+def param(p: dict) -> tuple:
+    """(kind, detail) of a parameter: ("int", go int type), ("float", ...),
+    ("bool",), ("string",), ("slice", element type), ("array",)."""
+    if p.get("func"):
+        raise Uncovered(f"parameter {p['name']} is a Go func (a callback)")
+    if p["type"] == ARRAY:
+        return ("array",)
+    under = p.get("under", "")
+    if under in INTS:
+        return ("int", under)
+    if under in FLOATS:
+        return ("float", under)
+    if under in ("bool", "string"):
+        return (under,)
+    if under.startswith("[]") and under[2:] in SLICES and (p["type"] == under or not p["type"].startswith("[]")):
+        return ("slice", under[2:])
+    m = re.fullmatch(r"\*([\w.\-~/]+)\.(\w+)", p["type"])
+    if m and p.get("handle"):
+        # a pointer to a named type: the gopy object's handle, read back with
+        # gopy's own helper (which checks the handle's type as gopy's path does)
+        return ("handle", f"ptrFromHandle_Ptr_{m[1].rsplit('/', 1)[-1]}_{m[2]}")
+    raise Uncovered(f"parameter {p['name']} of Go type {p['type']}")
+
+
+def result(t: str, pkg: dict, helpers: str) -> str:
+    """A result kind: a basic type's name; "[]E" for a Go slice of basic
+    elements or "*path.Name" for a pointer to a type of the function's own
+    package, which Python gets as gopy's object (registered by gopy's own
+    handleFromPtr helper, made as gopy's wrapper makes it)."""
+    if t in INTS or t in FLOATS or t in ("bool", "string") or (t.startswith("[]") and t[2:] in SLICES):
+        return t
+    m = re.fullmatch(r"\*([\w.\-~/]+)\.(\w+)", t)
+    if m and m[1] == pkg["path"] and f"func handleFromPtr_Ptr_{pkg['name']}_{m[2]}(" in helpers:
+        return t
+    raise Uncovered(f"result of Go type {t}")
+
+
+def gopy_result(t: str, pkg: dict) -> tuple[str, str, str] | None:
+    """(gopy's helper that registers it, the argument it takes, gopy's class)
+    of a result Python gets as gopy's object; None for a scalar."""
+    if t.startswith("[]"):
+        return f"handleFromPtr_Slice_{t[2:]}", "&", f"Slice_{t[2:]}"
+    if t.startswith("*"):
+        name = t.rsplit(".", 1)[1]
+        return f"handleFromPtr_Ptr_{pkg['name']}_{name}", "", name
+    return None
+
+
+def c_result_type(t: str) -> str:
+    if t.startswith(("[]", "*")):
+        return "int64_t"
+    if t in INTS:
+        return INTS[t][0]
+    if t in FLOATS:
+        return FLOATS[t][0]
+    return "uint8_t" if t == "bool" else "char *"
+
+
+def c_result_value(t: str, v: str, k: int = 0) -> str:
+    if t.startswith(("[]", "*")):
+        return f"mv_fast_gopy_result(result_class_{k}, {v})"
+    if t in INTS:
+        return f"PyLong_From{'LongLong' if INTS[t][2] else 'UnsignedLongLong'}({v})"
+    if t in FLOATS:
+        return f"PyFloat_FromDouble((double){v})"
+    if t == "bool":
+        return f"PyBool_FromLong({v})"
+    return f"mv_fast_str_result({v})"
+
+
+def go_result_store(t: str, v: str, out: str, pkg: dict) -> str:
+    if (g := gopy_result(t, pkg)) is not None:
+        return f"*{out} = C.int64_t({g[0]}({g[1]}{v}))"
+    if t in INTS:
+        return f"*{out} = C.{INTS[t][0]}({v})"
+    if t in FLOATS:
+        return f"*{out} = C.{FLOATS[t][0]}({v})"
+    if t == "bool":
+        return f"if {v} {{\n\t\t*{out} = 1\n\t}}"
+    return f"*{out} = C.CString({v})"
+
+
+def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[str, str, str]:
+    """The C entry, the Go shim and the table row of function fn (number k);
+    helpers is gopy's generated Go, whose handle helpers the shims call."""
+    if fn["variadic"]:
+        raise Uncovered("variadic")
+    kinds = [param(p) for p in fn["params"]]
+    res = fn["results"]
+    error = bool(res) and res[-1] == "error"
+    values = [result(t, pkg, helpers) for t in (res[:-1] if error else res)]
+    if len(values) > 1:
+        raise Uncovered("more than one result")
+    if values and gopy_result(values[0], pkg) and any(kd[0] in ("slice", "array") for kd in kinds):
+        raise Uncovered("takes memory and returns a Go value (gopy's path keeps the memory alive with it)")
+    name, qual, cname = fn["name"], f"{pkg['name']}.{fn['name']}", f"{pkg['name']}_{fn['name']}"
+    shim = f"mvfast_{k}"
+    go_run = not res
+    names = [p["name"] for p in fn["params"]] + (["goRun"] if go_run else [])
+    n = len(names)
+    q = c_string(qual)
+
+    # ---- C
+    slice_result = bool(values) and gopy_result(values[0], pkg) is not None
+    c = [f"/* {qual} */", *([f"static PyObject *result_class_{k};"] if slice_result else []),
+         f"static const char *const names_{k}[] = {{{', '.join([c_string(x) for x in names] or ['NULL'])}}};",
+         "static PyObject *",
+         f"entry_{k}(PyObject *gopy_path, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)",
+         "{",
+         "    if (mv_in_child)",
+         f"        return mv_fast_forked({c_string(cname)});",
+         f"    PyObject *a[{max(n, 1)}];",
+         f"    if (mv_fast_bind(args, nargs, kwnames, names_{k}, {n}, a) < 0)",
+         "        return mv_fast_fallback(gopy_path, args, nargs, kwnames);"]
+    for i, p in enumerate(fn["params"]):
+        c.append(f"    if (a[{i}] == NULL)")
+        c.append("        return mv_fast_fallback(gopy_path, args, nargs, kwnames);")
+    if go_run:  # goRun=True: a goroutine, on gopy's path
+        c += [f"    if (a[{n - 1}] != NULL) {{",
+              f"        int t = PyObject_IsTrue(a[{n - 1}]);",
+              "        if (t != 0) {",
+              "            PyErr_Clear();",
+              "            return mv_fast_fallback(gopy_path, args, nargs, kwnames);",
+              "        }",
+              "    }"]
+    slices = [i for i, kd in enumerate(kinds) if kd[0] == "slice"]
+    arrays = [i for i, kd in enumerate(kinds) if kd[0] == "array"]
+    for i in slices:
+        c.append(f"    Py_buffer b{i};")
+        c.append(f"    int h{i} = 0;")
+    for i in arrays:
+        c.append(f"    Py_buffer *v{i} = NULL;")
+    c += ["    mv_fast_failure f = {0};", "    PyObject *out = NULL;", "    int slow = 0;"]
+    if values:
+        c.append(f"    {c_result_type(values[0])} r = 0;")
+    # Memory and handles first, as on gopy's path (memview checks them before gopy
+    # converts the rest); any of them the entry does not take sends the call there.
+    for i, kd in enumerate(kinds):
+        if kd[0] == "slice":
+            fmt, size = SLICES[kd[1]]
+            c.append(f"    if (!(h{i} = mv_fast_slice(a[{i}], \"{fmt}\\0\", {size}, &b{i})))")
+            c.append("        goto slow;")
+        elif kd[0] == "array":
+            c.append(f"    if (!mv_fast_array(a[{i}], &v{i}))")
+            c.append("        goto slow;")
+    for i, kd in enumerate(kinds):  # (on gopy's path the handles are checked first: any order does here)
+        if kd[0] == "handle":
+            c.append(f"    int64_t x{i};")
+            c.append(f"    if (!mv_fast_handle(a[{i}], &x{i}))")
+            c.append("        goto slow;")
+    call = []
+    for i, (p, kd) in enumerate(zip(fn["params"], kinds)):
+        where = f"{q}, {c_string(p['name'])}"
+        if kd[0] == "int":
+            ct, bits, signed = INTS[kd[1]]
+            c.append(f"    {ct} x{i};")
+            c.append(f"    if (mv_go_int_arg(a[{i}], {bits}, {signed}, {where}, &x{i}) < 0)")
+            c.append("        goto done;")
+            call.append(f"x{i}")
+        elif kd[0] == "float":
+            ct, bits = FLOATS[kd[1]]
+            c.append(f"    {ct} x{i};")
+            c.append(f"    if (mv_go_float_arg(a[{i}], {bits}, {where}, &x{i}) < 0)")
+            c.append("        goto done;")
+            call.append(f"x{i}")
+        elif kd[0] == "bool":
+            c.append(f"    uint8_t x{i};")
+            c.append(f"    if (mv_go_bool_arg(a[{i}], {where}, &x{i}) < 0)")
+            c.append("        goto done;")
+            call.append(f"x{i}")
+        elif kd[0] == "string":
+            c.append(f"    char *x{i};")
+            c.append(f"    if (mv_go_str_arg(a[{i}], {where}, &x{i}) < 0)")
+            c.append("        goto done;")
+            call.append(f"x{i}")
+        elif kd[0] == "handle":
+            call.append(f"x{i}")
+        elif kd[0] == "slice":
+            call += [f"b{i}.buf", f"(int64_t)(b{i}.len / b{i}.itemsize)"]
+        else:
+            call += [f"v{i}->buf", f"v{i}->ndim", f"(int64_t *)v{i}->shape", f"(int64_t *)v{i}->strides",
+                     f"(int64_t)v{i}->itemsize", f"v{i}->format ? v{i}->format : \"B\"", f"v{i}->readonly",
+                     f"v{i}"]
+    if values:
+        call.append("&r")
+    call.append("&f")
+    c += ["    {",
+          "        PyThreadState *ts = PyEval_SaveThread();",
+          f"        {shim}({', '.join(call)});",
+          "        PyEval_RestoreThread(ts);",
+          "    }"]
+    for j, i in enumerate(arrays):
+        c.append(f"    if (!(f.taken & {1 << j}u))")
+        c.append(f"        mv_fast_release_array(v{i});")
+        c.append(f"    v{i} = NULL;")
+    c += ["    if (f.fallback)", "        goto slow;",
+          "    if (f.exception != NULL)", "        mv_fast_raise(&f);"]
+    if values:
+        c.append(f"    else\n        out = {c_result_value(values[0], 'r', k)};")
+    else:
+        c += ["    else", "        out = Py_NewRef(Py_None);"]
+    c.append("    goto done;")
+    c += ["slow:", "    slow = 1;", "done:"]
+    for i in slices:
+        c.append(f"    if (h{i})")
+        c.append(f"        PyBuffer_Release(&b{i});")
+    for i in arrays:
+        c.append(f"    mv_fast_release_array(v{i});")
+    c += ["    if (slow)", "        return mv_fast_fallback(gopy_path, args, nargs, kwnames);",
+          "    return out;", "}", ""]
+
+    # ---- Go
+    gparams, pre, args = [], [], []
+    nslice = 0
+    for i, (p, kd) in enumerate(zip(fn["params"], kinds)):
+        t = imports.type_expr(p["type"]) if kd[0] not in ("array", "handle") else ""
+        if kd[0] in ("int", "float"):
+            ct = INTS[kd[1]][0] if kd[0] == "int" else FLOATS[kd[1]][0]
+            gparams.append(f"x{i} C.{ct}")
+            args.append(f"{t}(x{i})")
+        elif kd[0] == "bool":
+            gparams.append(f"x{i} C.uint8_t")
+            args.append(f"x{i} != 0" if t == "bool" else f"{t}(x{i} != 0)")
+        elif kd[0] == "string":
+            gparams.append(f"x{i} *C.char")
+            args.append(f"C.GoString(x{i})" if t == "string" else f"{t}(C.GoString(x{i}))")
+        elif kd[0] == "handle":
+            if f"func {kd[1]}(" not in helpers:
+                raise Uncovered(f"parameter {p['name']}: no gopy helper {kd[1]} for Go type {p['type']}")
+            gparams.append(f"x{i} C.int64_t")
+            args.append(f"{kd[1]}(CGoHandle(x{i}))")
+        elif kd[0] == "slice":
+            gparams += [f"x{i} unsafe.Pointer", f"n{i} C.int64_t"]
+            s = f"mvfastSlice[{GO_ELEM.get(kd[1], kd[1])}](x{i}, n{i})"
+            args.append(s if t.startswith("[]") else f"{t}({s})")
+        else:
+            gparams += [f"buf{i} unsafe.Pointer", f"ndim{i} C.int", f"shape{i} *C.int64_t", f"strides{i} *C.int64_t",
+                        f"itemsize{i} C.int64_t", f"format{i} *C.char", f"readonly{i} C.int", f"token{i} unsafe.Pointer"]
+            pre += [f"\tvar lend{i} gopyrt.Lend", f"\ta{i}, err{i} := gopyrt.ImportBuffer(buf{i}, mvfastShape(shape{i}, ndim{i}), "
+                    f"unsafe.Pointer(strides{i}), int(itemsize{i}), C.GoString(format{i}), readonly{i} != 0, "
+                    f"token{i}, &lend{i})",
+                    f"\tif err{i} != nil {{", "\t\tf.fallback = 1", "\t\treturn", "\t}",
+                    f"\tf.taken |= {1 << nslice}",
+                    # given back during the call: the entry releases the Py_buffer (it has the GIL)
+                    f"\tdefer func() {{\n\t\tif lend{i}.End() {{\n\t\t\tf.taken &^= {1 << nslice}\n\t\t}}\n\t}}()",
+                    f"\tdefer mvfastRelease(a{i})"]
+            nslice += 1
+            args.append(f"a{i}")
+    if values:
+        gparams.append(f"r *C.{c_result_type(values[0]).replace('char *', 'char').strip()}"
+                       if values[0] != "string" else "r **C.char")
+    gparams.append("f *C.mv_fast_failure")
+    target = f"{imports.pkg(pkg['path'])}.{name}({', '.join(args)})"
+    outs = (["v"] if values else []) + (["err"] if error else [])
+    body = [f"//export {shim}", f"func {shim}({', '.join(gparams)}) {{",
+            "\tdefer func() {", "\t\tif p := recover(); p != nil {",
+            "\t\t\tmvfastFail(f, gopyrt.PanicFailure(p))", "\t\t}", "\t}()", *pre]
+    body.append(f"\t{', '.join(outs)} := {target}" if outs else f"\t{target}")
+    if error:
+        body += ["\tif err != nil {", "\t\tmvfastFail(f, gopyrt.ErrorFailure(err))", "\t\treturn", "\t}"]
+    if values:
+        body.append("\t" + go_result_store(values[0], "v", "r", pkg))
+    body += ["}", ""]
+    cls = (f"\"{gopy_result(values[0], pkg)[2]}\", &result_class_{k}" if slice_result else "NULL, NULL")
+    row = (f"    {{{q}, {{{c_string(name)}, (PyCFunction)(void (*)(void))entry_{k}, "
+           f"METH_FASTCALL | METH_KEYWORDS, NULL}}, {cls}}},")
+    return "\n".join(c), "\n".join(body), row
+
+
+C_HEAD = """/* Written by build.py (gopyfast.py): the call entries of the bound Go functions. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gopy_fast.h"
+#include "_cgo_export.h"
+
+/* A Go string result: gopy's path reads it as a C string (up to a NUL) and frees it. */
+static PyObject *
+mv_fast_str_result(char *s)
+{
+    PyObject *out = PyUnicode_FromString(s ? s : "");
+    free(s);
+    return out;
+}
+
+"""
+
+GO_HEAD = """// Written by build.py (gopyfast.py): the Go shims of the call entries in
+// memview_fast.c, one per bound Go function they cover.
+
+package main
+
+/*
+#cgo CFLAGS: -I{include}
+#include "gopy_fast.h"
+*/
+import "C"
+
+import (
+\t"unsafe"
+
+\t"github.com/memview/memview/memview"
+\t"{gopyrt}"
+{imports})
+
+// mvfastSlice is the []T over n elements at p the C entry took from a
+// buffer, for the call (an empty, non-nil slice for none, as on gopy's path).
+func mvfastSlice[T any](p unsafe.Pointer, n C.int64_t) []T {{
+\tif n == 0 {{
+\t\treturn []T{{}}
+\t}}
+\treturn unsafe.Slice((*T)(p), int(n))
+}}
+
+// mvfastShape is a Py_buffer's shape as a Go []int.
+func mvfastShape(p *C.int64_t, ndim C.int) []int {{
+\tout := make([]int, int(ndim))
+\tfor i, v := range unsafe.Slice((*int64)(unsafe.Pointer(p)), int(ndim)) {{
+\t\tout[i] = int(v)
+\t}}
+\treturn out
+}}
+
+// mvfastRelease releases the *memview.Array a call was lent: Go keeps the
+// memory past the call only through views it made of it.
+func mvfastRelease(a *memview.Array) {{ _ = a.Release() }}
+
+// mvfastFail reports x to the C entry, which raises it.
+func mvfastFail(f *C.mv_fast_failure, x gopyrt.Failure) {{
+\tf.exception = x.Exception
+\tf.message = C.CString(x.Message)
+}}
+
+"""
+
+
+def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
+    """Write gen/memview_fast.c and gen/memview_fast.go for the functions of
+    signatures the entries cover; log each function that keeps gopy's path
+    alone, and why. Returns {"fast": {pkg: {name: the gopy class of its
+    result, or None}}, "gopy": {"pkg.Func": why}}."""
+    imports = Imports()
+    helpers = (gen / "pyext.go").read_text() if (gen / "pyext.go").exists() else ""
+    cs, gos, rows = [], [], []
+    fast, gopy = {}, {}
+    k = 0
+    for pkg in signatures:
+        fast[pkg["name"]] = {}
+        for fn in pkg["funcs"]:
+            qual = f"{pkg['name']}.{fn['name']}"
+            try:
+                c, g, row = entry(pkg, fn, k, imports, helpers)
+            except Uncovered as e:
+                gopy[qual] = str(e)
+                continue
+            cs.append(c)
+            gos.append(g)
+            rows.append(row)
+            res = [gopy_result(t, pkg) for t in fn["results"] if t != "error"]
+            fast[pkg["name"]][fn["name"]] = res[0][2] if res and res[0] else None
+            k += 1
+        for typ, fns in pkg["methods"].items():
+            for fn in fns:
+                gopy[f"{pkg['name']}.{typ}.{fn['name']}"] = "a method (its receiver is a gopy handle)"
+    for qual, why in sorted(gopy.items()):
+        log(f"gopy's call path: {qual} ({why})")
+    table = ["const mv_fast_def mv_fast_defs[] = {", *rows, "    {NULL},", "};", ""]
+    (gen / "memview_fast.c").write_text(C_HEAD + "\n".join(cs) + "\n".join(table))
+    imp = "".join(f'\t{alias} "{path}"\n' for path, alias in imports.alias.items())
+    (gen / "memview_fast.go").write_text(GO_HEAD.format(include=include, gopyrt=GOPYRT, imports=imp) +
+                                         "\n".join(gos))
+    return {"fast": fast, "gopy": gopy}
+
+
+def module_text(report: dict) -> str:
+    """memview/_ext/_fast.py: which functions have a generated entry, and why
+    the others keep gopy's path."""
+    import pprint
+    return ('"""The bound Go functions with a generated call entry (FAST: by package, each\n'
+            'with the gopy class of the Go slice it returns, if any), and those that keep\n'
+            'gopy\'s call path, with the reason (GOPY); written by build.py (gopyfast.py)."""\n\n'
+            f"FAST = {pprint.pformat(report['fast'], width=100)}\n\n"
+            f"GOPY = {pprint.pformat(report['gopy'], width=100)}\n")

@@ -1,0 +1,269 @@
+/*
+ * gopy_fast.c — what the call entries generated for bound Go packages call
+ * (gopy_fast.h has the contract; gopyfast.py writes the entries), and
+ * memview._core.go_fast, which makes the built-in function of one entry.
+ *
+ * An entry takes the common case itself — arguments bound by position or by
+ * the Go parameter names, a writable C-contiguous buffer of the Go element
+ * type for a []T, any host buffer for a *memview.Array, numbers, bools and
+ * str for the scalars — and hands every other call, unchanged, to the
+ * function's gopy path, the callable it is made with (its __self__): that
+ * path raises today's errors for a missing argument, an unexpected keyword,
+ * a read-only or non-contiguous array, and takes what only it can (gopy's
+ * own slices, CUDA memory, goRun=True).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "capi.h"
+#include "gopy_fast.h"
+
+/* The generated table, by Python name; absent from a build without bound
+ * packages (or with none the entries cover). */
+extern const mv_fast_def mv_fast_defs[] __attribute__((weak));
+
+PyObject *
+mv_fast_forked(const char *cname)
+{
+    char what[200];
+    PyOS_snprintf(what, sizeof what, "the bound Go function %s", cname);
+    return mv_raise_forked(what);
+}
+
+/* mv_fast_bind puts the arguments of a vectorcall into out[0..n) by the
+ * parameter names (NULL where none is given). Returns 0, or -1 (no exception
+ * set) where the call is not one the entry binds: too many positional
+ * arguments, a keyword that is no parameter's or a parameter given twice. */
+int
+mv_fast_bind(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *const *names, int n,
+             PyObject **out)
+{
+    if (nargs > n)
+        return -1;
+    for (int i = 0; i < n; i++)
+        out[i] = i < nargs ? args[i] : NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GetItem(kwnames, k);
+        int i = 0;
+        while (i < n && PyUnicode_CompareWithASCIIString(key, names[i]) != 0)
+            i++;
+        if (i == n || out[i] != NULL)
+            return -1;
+        out[i] = args[nargs + k];
+    }
+    return 0;
+}
+
+/* mv_fast_fallback calls fn, the function's gopy path, with the arguments of
+ * a vectorcall. */
+PyObject *
+mv_fast_fallback(PyObject *fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+    PyObject *pos = PyTuple_New(nargs);
+    PyObject *kw = nkw ? PyDict_New() : NULL;
+    PyObject *out = NULL;
+    if (pos == NULL || (nkw && kw == NULL))
+        goto done;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        Py_INCREF(args[i]);
+        PyTuple_SetItem(pos, i, args[i]);
+    }
+    for (Py_ssize_t k = 0; k < nkw; k++)
+        if (PyDict_SetItem(kw, PyTuple_GetItem(kwnames, k), args[nargs + k]) < 0)
+            goto done;
+    out = PyObject_Call(fn, pos, kw);
+done:
+    Py_XDECREF(pos);
+    Py_XDECREF(kw);
+    return out;
+}
+
+/* format_in says whether PEP 3118 format f is one of formats ("d\0" or
+ * "l\0q\0": a list of NUL-ended names ending in an empty one). */
+static int
+format_in(const char *f, const char *formats)
+{
+    for (const char *g = formats; *g; g += strlen(g) + 1)
+        if (strcmp(f, g) == 0)
+            return 1;
+    return 0;
+}
+
+/* mv_fast_slice takes o's buffer into view for a []T whose elements are
+ * itemsize bytes of one of formats: returns 1 (the caller releases view after
+ * the call), or 0 (nothing held, no exception set) where the entry leaves o
+ * to the gopy path — no buffer, read-only, not C-contiguous, of another
+ * format, or a memview array off the host's ordinary memory (which waits for
+ * the device first). */
+int
+mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, Py_buffer *view)
+{
+    if (mv_is_array(o) && ((MVArray *)o)->device_kind != MV_DEV_CPU)
+        return 0;
+    if (!PyObject_CheckBuffer(o))
+        return 0;
+    if (PyObject_GetBuffer(o, view, PyBUF_RECORDS_RO) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (view->readonly || view->itemsize != itemsize || !format_in(view->format ? view->format : "B", formats) ||
+        !PyBuffer_IsContiguous(view, 'C')) {
+        PyBuffer_Release(view);
+        return 0;
+    }
+    return 1;
+}
+
+/* mv_fast_array takes o's buffer, for a *memview.Array, into a new Py_buffer
+ * (*view) that Go adopts (gopyrt.ImportBuffer) and gives back through
+ * mv_release_import; returns 1, or 0 (nothing held, no exception set) where
+ * the entry leaves o to the gopy path: a memview array (lent as a view of
+ * its own buffer there), an object without a host buffer, PIL-style
+ * suboffsets. */
+int
+mv_fast_array(PyObject *o, Py_buffer **view)
+{
+    *view = NULL;
+    if (mv_is_array(o) || !PyObject_CheckBuffer(o))
+        return 0;
+    Py_buffer *v = PyMem_Calloc(1, sizeof(Py_buffer));
+    if (v == NULL)
+        return 0;
+    if (PyObject_GetBuffer(o, v, PyBUF_FULL_RO) < 0) {
+        PyErr_Clear();
+        PyMem_Free(v);
+        return 0;
+    }
+    for (int i = 0; v->suboffsets != NULL && i < v->ndim; i++) {
+        if (v->suboffsets[i] >= 0) {
+            mv_fast_release_array(v);
+            return 0;
+        }
+    }
+    *view = v;
+    return 1;
+}
+
+/* mv_fast_handle reads the handle of a gopy object o (its int attribute
+ * "handle") into *h: returns 1, or 0 (no exception set) where o has none,
+ * which the entry leaves to the gopy path (it raises the TypeError). */
+int
+mv_fast_handle(PyObject *o, int64_t *h)
+{
+    PyObject *v = PyObject_GetAttrString(o, "handle");
+    if (v == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int ok = PyLong_CheckExact(v);
+    if (ok) {
+        *h = PyLong_AsLongLong(v);
+        if (*h == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            ok = 0;
+        }
+    }
+    Py_DECREF(v);
+    return ok;
+}
+
+/* mv_fast_release_array gives back a Py_buffer mv_fast_array took and Go did
+ * not adopt. */
+void
+mv_fast_release_array(Py_buffer *view)
+{
+    if (view != NULL) {
+        PyBuffer_Release(view);
+        PyMem_Free(view);
+    }
+}
+
+/* mv_fast_raise raises the exception a shim reported, frees its message, and
+ * returns NULL. */
+PyObject *
+mv_fast_raise(mv_fast_failure *f)
+{
+    PyErr_SetString((PyObject *)f->exception, f->message ? f->message : "Go call failed");
+    free(f->message);
+    f->message = NULL;
+    return NULL;
+}
+
+/* mv_fast_gopy_result is gopy's object for the Go slice a shim registered
+ * under handle (with gopy's own handleFromPtr_Slice_E), made as gopy's
+ * wrapper makes it: cls(handle=handle), which takes its reference. */
+PyObject *
+mv_fast_gopy_result(PyObject *cls, int64_t handle)
+{
+    PyObject *h = PyLong_FromLongLong(handle);
+    PyObject *kw = h ? PyDict_New() : NULL;
+    PyObject *none = kw ? PyTuple_New(0) : NULL;
+    PyObject *out = NULL;
+    if (none != NULL && PyDict_SetItemString(kw, "handle", h) == 0)
+        out = PyObject_Call(cls, none, kw);
+    Py_XDECREF(none);
+    Py_XDECREF(kw);
+    Py_XDECREF(h);
+    return out;
+}
+
+/* go_fast(qualname, gopy_path, result_class=None) -> the generated entry of
+ * the bound function qualname ("pkg.Func") as a built-in function whose
+ * __self__ is gopy_path (the callable it hands the calls it does not take
+ * itself), or None when the build generated none for it; result_class is
+ * gopy's class of the Go slice it returns (required where it returns one). */
+static PyObject *
+core_go_fast(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *qualname;
+    PyObject *fallback, *cls = Py_None;
+    if (!PyArg_ParseTuple(args, "sO|O", &qualname, &fallback, &cls))
+        return NULL;
+    for (const mv_fast_def *d = mv_fast_defs; d != NULL && d->qualname != NULL; d++) {
+        if (strcmp(d->qualname, qualname) != 0)
+            continue;
+        if (d->result_class != NULL) {
+            if (cls == Py_None) {
+                PyErr_Format(PyExc_TypeError, "memview: %s returns a Go slice: gopy's class %s is needed",
+                             qualname, d->result_class_name);
+                return NULL;
+            }
+            PyObject *old = *d->result_class;
+            *d->result_class = Py_NewRef(cls);
+            Py_XDECREF(old);
+        }
+        return PyCFunction_NewEx((PyMethodDef *)&d->def, fallback, NULL);
+    }
+    Py_RETURN_NONE;
+}
+
+/* go_fast_names() -> the Python names ("pkg.Func") of the generated entries */
+static PyObject *
+core_go_fast_names(PyObject *mod, PyObject *unused)
+{
+    (void)mod;
+    (void)unused;
+    PyObject *out = PyList_New(0);
+    for (const mv_fast_def *d = mv_fast_defs; out != NULL && d != NULL && d->qualname != NULL; d++) {
+        PyObject *s = PyUnicode_FromString(d->qualname);
+        if (s == NULL || PyList_Append(out, s) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(s);
+    }
+    return out;
+}
+
+static PyMethodDef fast_methods[] = {
+    {"go_fast", core_go_fast, METH_VARARGS, "go_fast(qualname, gopy_path) -> the generated call entry, or None"},
+    {"go_fast_names", core_go_fast_names, METH_NOARGS, "go_fast_names() -> names of the generated call entries"},
+    {NULL},
+};
+
+int
+mv_add_gopy_fast_functions(PyObject *mod)
+{
+    return PyModule_AddFunctions(mod, fast_methods);
+}
