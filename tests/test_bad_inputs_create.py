@@ -188,7 +188,9 @@ FROM_BUFFER = [
     ("mv.from_buffer(np.ndarray((2,), '<i4', bytearray(12), 0, (6,)))", ValueError, "multiple of the item size"),
     ("mv.from_buffer(memoryview(ba).toreadonly(), writable=True)", BufferError, "read-only"),
     ("mv.from_buffer(rel)", ValueError, "released"),
-    ("mv.from_buffer((__import__('ctypes').c_wchar * 2)())", TypeError, "format"),
+    ("mv.from_buffer((__import__('ctypes').c_char_p * 2)())", TypeError, "points outside the buffer"),
+    ("mv.from_buffer((type('B', (__import__('ctypes').Structure,), "
+     "{'_fields_': [('a', __import__('ctypes').c_uint32, 3)]}) * 2)())", TypeError, "bitfield"),
     ("mv.from_buffer(np.zeros(3)[::2], copy=False, writable=True).fill('x')", ValueError, "convert"),
 ]
 
