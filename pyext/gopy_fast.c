@@ -95,14 +95,24 @@ format_in(const char *f, const char *formats)
  * itemsize bytes of one of formats: returns 1 (the caller releases view after
  * the call), or 0 (nothing held, no exception set) where the entry leaves o
  * to the gopy path — no buffer, read-only, not C-contiguous, of another
- * format, or a memview array off the host's ordinary memory (which waits for
- * the device first). */
+ * format, a ctypes object, or a memview array off the host's ordinary memory
+ * (which waits for the device first). */
+/* plain_type: o's type is made by `type` itself. ctypes' types have
+ * metaclasses of their own, and their objects are left to the gopy path, which
+ * reads their items from the ctypes type (python/memview/_cdata.py), not from
+ * the format ctypes exports. */
+static int
+plain_type(PyObject *o)
+{
+    return Py_TYPE((PyObject *)Py_TYPE(o)) == &PyType_Type;
+}
+
 int
 mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, Py_buffer *view)
 {
     if (mv_is_array(o) && ((MVArray *)o)->device_kind != MV_DEV_CPU)
         return 0;
-    if (!PyObject_CheckBuffer(o))
+    if (!PyObject_CheckBuffer(o) || !plain_type(o))
         return 0;
     if (PyObject_GetBuffer(o, view, PyBUF_RECORDS_RO) < 0) {
         PyErr_Clear();
@@ -120,13 +130,13 @@ mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, Py_buffer *
  * (*view) that Go adopts (gopyrt.ImportBuffer) and gives back through
  * mv_release_import; returns 1, or 0 (nothing held, no exception set) where
  * the entry leaves o to the gopy path: a memview array (lent as a view of
- * its own buffer there), an object without a host buffer, PIL-style
- * suboffsets. */
+ * its own buffer there), a ctypes object, an object without a host buffer,
+ * PIL-style suboffsets. */
 int
 mv_fast_array(PyObject *o, Py_buffer **view)
 {
     *view = NULL;
-    if (mv_is_array(o) || !PyObject_CheckBuffer(o))
+    if (mv_is_array(o) || !PyObject_CheckBuffer(o) || !plain_type(o))
         return 0;
     Py_buffer *v = PyMem_Calloc(1, sizeof(Py_buffer));
     if (v == NULL)
