@@ -206,7 +206,7 @@ def wheel_metadata() -> str:
     classifiers, project URLs, extras and the README as the long description."""
     import tomllib
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    lines = [f"Metadata-Version: 2.4", f"Name: {NAME}", f"Version: {VERSION}",
+    lines = ["Metadata-Version: 2.4", f"Name: {NAME}", f"Version: {VERSION}",
              f"Summary: {project['description']}", f"Requires-Python: {project['requires-python']}"]
     lic = project.get("license", {})
     if isinstance(lic, str):
