@@ -493,7 +493,8 @@ def cmd_lint(args):
     pkg = BUILD / "pkg" / NAME
     if not pkg.exists():
         pkg = cmd_ext([])
-    run([py, "-m", "mypy.stubtest", "memview", "--allowlist", ROOT / "tools" / "stubtest_allowlist.txt"],
+    run([py, "-m", "mypy.stubtest", "memview", "--mypy-config-file", ROOT / "tools" / "stubtest.ini",
+         "--allowlist", ROOT / "tools" / "stubtest_allowlist.txt"],
         env=dict(os.environ, PYTHONPATH=str(pkg.parent)))
 
 
