@@ -320,8 +320,10 @@ def sanitizer_env() -> dict:
     libasan = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
     if not os.path.isabs(libasan):
         sys.exit("[build.py] --sanitize needs gcc's libasan (apt-get install gcc)")
-    return {"LD_PRELOAD": libasan, "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
-            "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
+    # pytest captures a test's stderr, and an abort loses it: reports go to files too
+    log = BUILD / "sanitize" / "report"
+    return {"LD_PRELOAD": libasan, "ASAN_OPTIONS": f"detect_leaks=0:abort_on_error=1:log_path={log}",
+            "UBSAN_OPTIONS": f"halt_on_error=1:print_stacktrace=1:log_path={log}"}
 
 
 def pytest(pkgdir: Path, args: list[str], extra_env: dict | None = None) -> None:
@@ -343,6 +345,7 @@ def cmd_pytest(args):
     if sanitize:
         args = [a for a in args if a != "--sanitize"]
         out = BUILD / "sanitize"
+        os.environ.setdefault("MEMVIEW_LDFLAGS", " ")  # keep the symbols a report names
     pkg = build_ext(venv_python(), out, goexperiment=goexperiment,
                     with_dirs=[str(ROOT / d) for d in TEST_WITH], tags=TEST_TAGS, sanitize=sanitize)
     pytest(pkg, args, sanitizer_env() if sanitize else None)
