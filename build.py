@@ -4,7 +4,8 @@
     python3 build.py demo        set up, build the extension, run the demo
     python3 build.py test        set up, build, run the Go tests and every pytest
     python3 build.py pytest      build and run only pytest (add --cgocheck2 for a
-                                 GOEXPERIMENT=cgocheck2 build of the extension)
+                                 GOEXPERIMENT=cgocheck2 build of the extension, or
+                                 --sanitize for one whose C runs under ASan and UBSan)
     python3 build.py bench       set up, build, run benchmarks/
     python3 build.py wheel [--with DIR]...
                                  build an abi3 wheel into dist/; each --with DIR builds
@@ -17,6 +18,8 @@
                                  on a GPU machine without Go: install an abi3 wheel
                                  built elsewhere and run every GPU test and benchmark,
                                  writing results to OUTDIR (default $OUT or gpu-results/)
+    python3 build.py lint        the C layer check (tools/cgraph.py), ruff, staticcheck
+                                 and stubtest of the .pyi stubs against .build/pkg
     python3 build.py docs        build the documentation site (MkDocs, warnings are
                                  errors) into .build/site, in its own virtual
                                  environment .build/docs-venv (requirements-docs.txt);
@@ -170,12 +173,16 @@ def setup_tools() -> None:
 
 
 def build_ext(python: Path, out: Path, goexperiment: str | None = None, with_dirs: list = (),
-              tags: list = ()) -> Path:
+              tags: list = (), sanitize: bool = False) -> Path:
     """Build the extension for python, with the Go packages in with_dirs, and lay
-    out the importable packages in out (gopyext.build); returns out/memview."""
+    out the importable packages in out (gopyext.build); returns out/memview.
+    sanitize builds the C (memview's and gopy's) with ASan and UBSan."""
     setup_tools()
     try:
         env = gopyext.cgo_env(python, go_env(), goexperiment)
+        if sanitize:
+            for k in ("CGO_CFLAGS", "CGO_LDFLAGS"):
+                env[k] = f"{env[k]} {SANITIZE}".strip()
         return gopyext.build(python, out, root=ROOT, tools=TOOLS, env=env, facade=ROOT / "python" / NAME,
                              with_dirs=with_dirs, tags=tags)
     except gopyext.BuildError as e:
@@ -238,7 +245,7 @@ def wheel_metadata() -> str:
     classifiers, project URLs, extras and the README as the long description."""
     import tomllib
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    lines = [f"Metadata-Version: 2.4", f"Name: {NAME}", f"Version: {VERSION}",
+    lines = ["Metadata-Version: 2.4", f"Name: {NAME}", f"Version: {VERSION}",
              f"Summary: {project['description']}", f"Requires-Python: {project['requires-python']}"]
     lic = project.get("license", {})
     if isinstance(lic, str):
@@ -335,9 +342,25 @@ def examples_ext() -> Path:
     return build_ext(venv_python(), BUILD / "examples", with_dirs=[str(ROOT / d) for d in EXAMPLES + BENCH_WITH])
 
 
-def pytest(pkgdir: Path, args: list[str]) -> None:
+# The sanitizer build (build.py pytest --sanitize). Python is not built with ASan, so
+# the runtime is preloaded; leaks are not reported, as Go and CPython keep memory
+# until exit by design; a UBSan finding stops the test run.
+SANITIZE = "-fsanitize=address,undefined -fno-omit-frame-pointer"
+
+
+def sanitizer_env() -> dict:
+    libasan = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    if not os.path.isabs(libasan):
+        sys.exit("[build.py] --sanitize needs gcc's libasan (apt-get install gcc)")
+    # pytest captures a test's stderr, and an abort loses it: reports go to files too
+    log = BUILD / "sanitize" / "report"
+    return {"LD_PRELOAD": libasan, "ASAN_OPTIONS": f"detect_leaks=0:abort_on_error=1:log_path={log}",
+            "UBSAN_OPTIONS": f"halt_on_error=1:print_stacktrace=1:log_path={log}"}
+
+
+def pytest(pkgdir: Path, args: list[str], extra_env: dict | None = None) -> None:
     """Run pytest on tests/ and examples/ (or on the paths given in args) against pkgdir."""
-    env = dict(os.environ, PYTHONPATH=str(pkgdir.parent))
+    env = dict(os.environ, PYTHONPATH=str(pkgdir.parent), **(extra_env or {}))
     targets = [] if any(not a.startswith("-") for a in args) else [ROOT / "tests", ROOT / "examples"]
     run([venv_python(), "-m", "pytest", "-q", "-p", "no:cacheprovider", *args, *targets], env=env)
 
@@ -350,9 +373,14 @@ def cmd_pytest(args):
     if "--cgocheck2" in args:
         args = [a for a in args if a != "--cgocheck2"]
         out, goexperiment = BUILD / "cgocheck2", "cgocheck2"
+    sanitize = "--sanitize" in args
+    if sanitize:
+        args = [a for a in args if a != "--sanitize"]
+        out = BUILD / "sanitize"
+        os.environ.setdefault("MEMVIEW_LDFLAGS", " ")  # keep the symbols a report names
     pkg = build_ext(venv_python(), out, goexperiment=goexperiment,
-                    with_dirs=[str(ROOT / d) for d in TEST_WITH], tags=TEST_TAGS)
-    pytest(pkg, args)
+                    with_dirs=[str(ROOT / d) for d in TEST_WITH], tags=TEST_TAGS, sanitize=sanitize)
+    pytest(pkg, args, sanitizer_env() if sanitize else None)
 
 
 def cmd_gotest(args):
@@ -476,9 +504,41 @@ def cmd_docs(args):
     log(f"docs in {BUILD / 'site'}/index.html")
 
 
+STATICCHECK = "honnef.co/go/tools/cmd/staticcheck@v0.8.2"
+
+
+def cmd_lint(args):
+    """The checks that read the code: pyext's C layering, ruff over the Python,
+    staticcheck over the Go (with and without cgo) and stubtest of the stubs
+    against the built extension (built into .build/pkg first where it is not)."""
+    py = setup_venv()
+    req = ROOT / "requirements-lint.txt"
+    stamp = VENV / ".requirements-lint"
+    if not (stamp.exists() and stamp.read_text() == req.read_text()):
+        run([py, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-r", req])
+        stamp.write_text(req.read_text())
+    run([sys.executable, ROOT / "tools" / "cgraph.py", "--check", "--quiet"])
+    run([VENV / "bin" / "ruff", "check", "."])
+    sc = TOOLS / "staticcheck"
+    sc_stamp = TOOLS / ".staticcheck"
+    if not (sc.exists() and sc_stamp.exists() and sc_stamp.read_text() == STATICCHECK):
+        TOOLS.mkdir(parents=True, exist_ok=True)
+        run(["go", "install", STATICCHECK], env=go_env({"GOBIN": str(TOOLS)}))
+        sc_stamp.write_text(STATICCHECK)
+    # cuda/ is checked with cgo, which its driver code needs (its no-cgo twin leaves that unused)
+    run([sc, "./memview/...", "./tools/...", "./pyext/pymsg"], env=go_env({"CGO_ENABLED": "0"}))
+    run([sc, "./cuda/...", "./pyext/..."], env=gopyext.cgo_env(py, go_env({"CGO_ENABLED": "1"})))
+    pkg = BUILD / "pkg" / NAME
+    if not pkg.exists():
+        pkg = cmd_ext([])
+    run([py, "-m", "mypy.stubtest", "memview", "--mypy-config-file", ROOT / "tools" / "stubtest.ini",
+         "--allowlist", ROOT / "tools" / "stubtest_allowlist.txt"],
+        env=dict(os.environ, PYTHONPATH=str(pkg.parent)))
+
+
 COMMANDS = {"demo": cmd_demo, "test": cmd_test, "pytest": cmd_pytest, "gotest": cmd_gotest,
             "bench": cmd_bench, "wheel": cmd_wheel, "ext": cmd_ext, "gpu-check": cmd_gpu_check,
-            "docs": cmd_docs}
+            "docs": cmd_docs, "lint": cmd_lint}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -13,11 +13,9 @@ NumPy's). Target: within 1.5x of the plain interpreter.
     python3 build.py bench          (or: PYTHONPATH=.build/pkg python benchmarks/bench_fork.py)
 """
 import json
-import os
 import statistics
 import subprocess
 import sys
-import time
 
 import memview as mv
 from _timing import summary
@@ -25,7 +23,7 @@ from _timing import summary
 N = 300
 TARGET = 1.5
 
-LOOP = f"""
+LOOP = """
 import json, os, time
 def forks(n):
     out = []

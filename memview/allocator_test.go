@@ -7,6 +7,9 @@ import (
 	"sync"
 	"testing"
 	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var testSizes = []struct {
@@ -210,20 +213,16 @@ func TestDefaultPoolSelection(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, warning := newDefaultPool(tc.env)
-			if p.BackendName() != tc.backend {
-				t.Errorf("backend %q, want %q", p.BackendName(), tc.backend)
-			}
-			if (warning != "") != tc.warn {
-				t.Errorf("warning %q, want one: %t", warning, tc.warn)
-			}
-			if tc.warn && !strings.Contains(warning, tc.env) {
-				t.Errorf("warning %q does not name %q", warning, tc.env)
+			assert.Equal(t, tc.backend, p.BackendName(), "backend")
+			if tc.warn {
+				assert.Contains(t, warning, tc.env, "the warning names the setting")
+			} else {
+				assert.Empty(t, warning)
 			}
 		})
 	}
-	if DefaultPool() == nil || DefaultPool() != DefaultPool() {
-		t.Fatal("DefaultPool is not one process-wide pool")
-	}
+	require.NotNil(t, DefaultPool())
+	require.Same(t, DefaultPool(), DefaultPool(), "DefaultPool is one process-wide pool")
 	_ = DefaultPoolWarning()
 }
 

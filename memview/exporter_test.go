@@ -558,6 +558,7 @@ func TestExportReleaseErrors(t *testing.T) {
 		got = append(got, err)
 		mu.Unlock()
 	})
+	//lint:ignore SA9010 the handler returned is the previous one, restored here, not a function to call
 	defer SetReleaseErrorHandler(prev)
 
 	e := &scriptedExporter{available: true, releaseErr: bad, view: func(Request) (*Array, error) { return a.Index() }}

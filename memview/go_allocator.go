@@ -183,6 +183,8 @@ func (a *GoAllocator) tryFree(b []byte) bool {
 }
 
 // owns reports whether b starts a live allocation of a.
+//
+//lint:ignore U1000 used by MmapAllocator where there is no mmap (mmap_allocator_other.go)
 func (a *GoAllocator) owns(b []byte) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()

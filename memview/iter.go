@@ -78,7 +78,7 @@ func forEachOffset(axes []axis, dOff, sOff int, fn func(dOff, sOff int)) {
 		return
 	}
 	var buf [8]int
-	idx := buf[:0]
+	var idx []int
 	if nd <= len(buf) {
 		idx = buf[:nd]
 	} else {

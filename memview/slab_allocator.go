@@ -231,14 +231,6 @@ func (a *SlabAllocator) find(addr uintptr) (*slab, int) {
 	return s, k
 }
 
-// owns reports whether b starts a live allocation of a.
-func (a *SlabAllocator) owns(b []byte) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s, _ := a.find(sliceAddr(b))
-	return s != nil
-}
-
 // list puts s at the head of its class's partial list.
 func (a *SlabAllocator) list(s *slab) {
 	head := a.partial[s.class]

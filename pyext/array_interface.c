@@ -69,6 +69,7 @@ dims(const Py_ssize_t *v, int n, PyObject *extra, const Py_ssize_t *extra_v)
 PyObject *
 mv_get_array_interface(PyObject *self, void *closure)
 {
+    (void)closure;
     MVArray *a = (MVArray *)self;
     if (a->device_kind == MV_DEV_CUDA) {
         PyErr_Format(PyExc_AttributeError,

@@ -334,6 +334,7 @@ pair(PyObject *schema, PyObject *array)
 PyObject *
 mv_array_arrow_schema(PyObject *self, PyObject *unused)
 {
+    (void)unused;
     MVArray *a = (MVArray *)self;
     if (mv_check_live(a) < 0)
         return NULL;
@@ -564,6 +565,7 @@ tensor_shape(const struct ArrowSchema *s, int64_t row, int64_t *out)
 static PyObject *
 core_from_arrow(PyObject *mod, PyObject *obj)
 {
+    (void)mod;
     const char *who = "memview.from_arrow";
     int device = 0;
     PyObject *r = PyObject_CallMethod(obj, "__arrow_c_array__", NULL);

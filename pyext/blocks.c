@@ -230,6 +230,7 @@ mv_block_adopt(MVArray *a, void *block)
 static PyObject *
 blocks_stats(PyObject *mod, PyObject *unused)
 {
+    (void)mod; (void)unused;
     long long n = 0;
     for (int k = 0; k < NCLASS; k++)
         n += classes[k].n;
@@ -241,6 +242,7 @@ blocks_stats(PyObject *mod, PyObject *unused)
 static PyObject *
 blocks_flush(PyObject *mod, PyObject *unused)
 {
+    (void)mod; (void)unused;
     mv_blocks_flush();
     Py_RETURN_NONE;
 }

@@ -107,16 +107,17 @@ buffer_length(PyObject *self)
     return B->size;
 }
 
-static PyObject *get_size(PyObject *self, void *c) { return PyLong_FromSsize_t(B->size); }
-static PyObject *get_capacity(PyObject *self, void *c) { return PyLong_FromSsize_t(B->capacity); }
-static PyObject *get_mutable(PyObject *self, void *c) { return PyBool_FromLong(B->mutable_); }
-static PyObject *get_resizable(PyObject *self, void *c) { return PyBool_FromLong(B->resizable); }
-static PyObject *get_device(PyObject *self, void *c) { return PyUnicode_FromString(B->device); }
-static PyObject *get_address(PyObject *self, void *c) { return PyLong_FromVoidPtr(B->data); }
-static PyObject *get_released(PyObject *self, void *c) { return PyBool_FromLong(B->handle == 0); }
-static PyObject *get_exports(PyObject *self, void *c) { return PyLong_FromSsize_t(B->exports); }
+static PyObject *get_size(PyObject *self, void *Py_UNUSED(c)) { return PyLong_FromSsize_t(B->size); }
+static PyObject *get_capacity(PyObject *self, void *Py_UNUSED(c)) { return PyLong_FromSsize_t(B->capacity); }
+static PyObject *get_mutable(PyObject *self, void *Py_UNUSED(c)) { return PyBool_FromLong(B->mutable_); }
+static PyObject *get_resizable(PyObject *self, void *Py_UNUSED(c)) { return PyBool_FromLong(B->resizable); }
+static PyObject *get_device(PyObject *self, void *Py_UNUSED(c)) { return PyUnicode_FromString(B->device); }
+static PyObject *get_address(PyObject *self, void *Py_UNUSED(c)) { return PyLong_FromVoidPtr(B->data); }
+static PyObject *get_released(PyObject *self, void *Py_UNUSED(c)) { return PyBool_FromLong(B->handle == 0); }
+static PyObject *get_exports(PyObject *self, void *Py_UNUSED(c)) { return PyLong_FromSsize_t(B->exports); }
 static PyObject *get_parent(PyObject *self, void *c)
 {
+    (void)c;
     PyObject *p = B->parent ? B->parent : Py_None;
     Py_INCREF(p);
     return p;
@@ -230,6 +231,7 @@ size_arg(PyObject *o, const char *what, int64_t *out)
 static PyObject *
 buf_new(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     PyObject *size_o, *pool_o;
@@ -255,6 +257,7 @@ buf_new(PyObject *mod, PyObject *args)
 static PyObject *
 buf_from(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     PyObject *obj, *pool_o;
@@ -298,6 +301,7 @@ buf_from(PyObject *mod, PyObject *args)
 static PyObject *
 buf_slice(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     PyObject *o, *off_o, *len_o;
@@ -331,6 +335,7 @@ buf_slice(PyObject *mod, PyObject *args)
 static PyObject *
 buf_resize(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     PyObject *o, *n_o;
@@ -410,6 +415,7 @@ ints_arg(PyObject *t, int64_t *out, const char *what)
 static PyObject *
 buf_view(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     PyObject *o, *shape_t, *strides_o, *off_o;
@@ -449,6 +455,7 @@ buf_view(PyObject *mod, PyObject *args)
 static PyObject *
 buf_on(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     PyObject *o, *pool_o;
@@ -484,6 +491,7 @@ buf_on(PyObject *mod, PyObject *args)
 static PyObject *
 buf_release(PyObject *mod, PyObject *o)
 {
+    (void)mod;
     if (!mv_is_buffer(o)) {
         PyErr_SetString(PyExc_TypeError, "memview: a memview.Buffer is required");
         return NULL;
@@ -517,6 +525,7 @@ buf_release(PyObject *mod, PyObject *o)
 static PyObject *
 arr_on(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     PyObject *o;
@@ -542,6 +551,7 @@ arr_on(PyObject *mod, PyObject *args)
 static PyObject *
 buf_set_type(PyObject *mod, PyObject *cls)
 {
+    (void)mod;
     if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)mv_buffer_base_type)) {
         PyErr_SetString(PyExc_TypeError, "memview: set_buffer_type needs a subclass of BufferBase");
         return NULL;

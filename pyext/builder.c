@@ -370,6 +370,7 @@ scratch_put(scratch_t *s)
 static PyObject *
 bld_append(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *o, *v;
     if (!PyArg_ParseTuple(args, "OO", &o, &v))
         return NULL;
@@ -391,6 +392,7 @@ bld_append(PyObject *mod, PyObject *args)
 static PyObject *
 bld_extend(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *o, *iterable;
     if (!PyArg_ParseTuple(args, "OO", &o, &iterable))
         return NULL;
@@ -446,6 +448,7 @@ bld_extend(PyObject *mod, PyObject *args)
 static PyObject *
 bld_extend_buffer(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *o, *obj;
     if (!PyArg_ParseTuple(args, "OO", &o, &obj))
         return NULL;
@@ -486,6 +489,7 @@ bld_extend_buffer(PyObject *mod, PyObject *args)
 static PyObject *
 bld_reserve(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *o;
     Py_ssize_t n;
     if (!PyArg_ParseTuple(args, "On", &o, &n))
@@ -510,6 +514,7 @@ bld_reserve(PyObject *mod, PyObject *args)
 static PyObject *
 bld_finish(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *o;
     int shrink;
     if (!PyArg_ParseTuple(args, "Op", &o, &shrink))
@@ -531,6 +536,7 @@ bld_finish(PyObject *mod, PyObject *args)
 static PyObject *
 bld_new(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     PyObject *dtype, *pool_o, *packer;
@@ -580,6 +586,7 @@ bld_new(PyObject *mod, PyObject *args)
 static PyObject *
 bld_release(PyObject *mod, PyObject *o)
 {
+    (void)mod;
     if (!mv_is_builder(o)) {
         PyErr_SetString(PyExc_TypeError, "memview: a memview.Builder is required");
         return NULL;
@@ -629,17 +636,19 @@ builder_length(PyObject *self)
 
 static PyObject *get_dtype(PyObject *self, void *c)
 {
+    (void)c;
     PyObject *d = BL->dtype ? BL->dtype : Py_None;
     Py_INCREF(d);
     return d;
 }
-static PyObject *get_itemsize(PyObject *self, void *c) { return PyLong_FromSsize_t(BL->itemsize); }
-static PyObject *get_nbytes(PyObject *self, void *c) { return PyLong_FromSsize_t(BL->len); }
+static PyObject *get_itemsize(PyObject *self, void *Py_UNUSED(c)) { return PyLong_FromSsize_t(BL->itemsize); }
+static PyObject *get_nbytes(PyObject *self, void *Py_UNUSED(c)) { return PyLong_FromSsize_t(BL->len); }
 static PyObject *get_capacity(PyObject *self, void *c)
 {
+    (void)c;
     return PyLong_FromSsize_t(BL->itemsize ? BL->cap / BL->itemsize : 0);
 }
-static PyObject *get_released(PyObject *self, void *c) { return PyBool_FromLong(BL->handle == 0); }
+static PyObject *get_released(PyObject *self, void *Py_UNUSED(c)) { return PyBool_FromLong(BL->handle == 0); }
 
 static PyGetSetDef builder_getset[] = {
     {"dtype", get_dtype, NULL, "The item type.", NULL},
@@ -670,6 +679,7 @@ static PyType_Spec builder_spec = {
 static PyObject *
 bld_set_type(PyObject *mod, PyObject *cls)
 {
+    (void)mod;
     if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)mv_builder_base_type)) {
         PyErr_SetString(PyExc_TypeError, "memview: set_builder_type needs a subclass of BuilderBase");
         return NULL;

@@ -345,12 +345,14 @@ create(PyObject *fallback, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 static PyObject *
 create_empty(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    (void)mod;
     return create(empty_fallback, args, nargs, kwnames);
 }
 
 static PyObject *
 create_zeros(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    (void)mod;
     return create(zeros_fallback, args, nargs, kwnames);
 }
 
@@ -470,6 +472,7 @@ PyMethodDef mv_create_methods[] = {
 static PyObject *
 set_create_fallbacks(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *e, *z, *c, *s;
     if (!PyArg_ParseTuple(args, "OOOO", &e, &z, &c, &s))
         return NULL;

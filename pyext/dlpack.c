@@ -364,6 +364,7 @@ out:
 PyObject *
 mv_array_dlpack_device(PyObject *self, PyObject *unused)
 {
+    (void)unused;
     MVArray *a = (MVArray *)self;
     if (mv_check_live(a) < 0)
         return NULL;
@@ -730,6 +731,7 @@ out:
 static PyObject *
 core_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    (void)mod;
     PyObject *v[3];
     if (mv_parse_kwargs("memview.from_dlpack()", args, nargs, kwnames, from_kwnames, 3, 1, v) < 0)
         return NULL;

@@ -182,24 +182,25 @@ ssize_tuple(const Py_ssize_t *v, int n)
  * memoryview's do; LIVE returns NULL from the getter when it is released. */
 #define A ((MVArray *)self)
 #define LIVE if (mv_check_live(A) < 0) return NULL
-static PyObject *get_shape(PyObject *self, void *c) { LIVE; return ssize_tuple(A->shape, A->ndim); }
-static PyObject *get_strides(PyObject *self, void *c) { LIVE; return ssize_tuple(A->strides, A->ndim); }
-static PyObject *get_ndim(PyObject *self, void *c) { LIVE; return PyLong_FromLong(A->ndim); }
-static PyObject *get_itemsize(PyObject *self, void *c) { LIVE; return PyLong_FromSsize_t(A->itemsize); }
-static PyObject *get_nbytes(PyObject *self, void *c) { LIVE; return PyLong_FromSsize_t(A->len); }
-static PyObject *get_size(PyObject *self, void *c) { LIVE; return PyLong_FromSsize_t(A->itemsize ? A->len / A->itemsize : 0); }
-static PyObject *get_readonly(PyObject *self, void *c) { LIVE; return PyBool_FromLong(A->readonly); }
-static PyObject *get_c_contig(PyObject *self, void *c) { LIVE; return PyBool_FromLong(A->c_contig); }
-static PyObject *get_f_contig(PyObject *self, void *c) { LIVE; return PyBool_FromLong(A->f_contig); }
-static PyObject *get_format(PyObject *self, void *c) { LIVE; return PyUnicode_FromString(A->format); }
-static PyObject *get_dtype(PyObject *self, void *c) { LIVE; return PyUnicode_FromString(A->dtype); }
-static PyObject *get_typestr(PyObject *self, void *c) { LIVE; return PyUnicode_FromString(A->typestr); }
-static PyObject *get_ptr(PyObject *self, void *c) { LIVE; return PyLong_FromVoidPtr(A->buf); }
-static PyObject *get_device(PyObject *self, void *c) { LIVE; return PyUnicode_FromString(A->device); }
-static PyObject *get_exports(PyObject *self, void *c) { return PyLong_FromSsize_t(A->exports); }
-static PyObject *get_released(PyObject *self, void *c) { return PyBool_FromLong(mv_released(A)); }
+static PyObject *get_shape(PyObject *self, void *Py_UNUSED(c)) { LIVE; return ssize_tuple(A->shape, A->ndim); }
+static PyObject *get_strides(PyObject *self, void *Py_UNUSED(c)) { LIVE; return ssize_tuple(A->strides, A->ndim); }
+static PyObject *get_ndim(PyObject *self, void *Py_UNUSED(c)) { LIVE; return PyLong_FromLong(A->ndim); }
+static PyObject *get_itemsize(PyObject *self, void *Py_UNUSED(c)) { LIVE; return PyLong_FromSsize_t(A->itemsize); }
+static PyObject *get_nbytes(PyObject *self, void *Py_UNUSED(c)) { LIVE; return PyLong_FromSsize_t(A->len); }
+static PyObject *get_size(PyObject *self, void *Py_UNUSED(c)) { LIVE; return PyLong_FromSsize_t(A->itemsize ? A->len / A->itemsize : 0); }
+static PyObject *get_readonly(PyObject *self, void *Py_UNUSED(c)) { LIVE; return PyBool_FromLong(A->readonly); }
+static PyObject *get_c_contig(PyObject *self, void *Py_UNUSED(c)) { LIVE; return PyBool_FromLong(A->c_contig); }
+static PyObject *get_f_contig(PyObject *self, void *Py_UNUSED(c)) { LIVE; return PyBool_FromLong(A->f_contig); }
+static PyObject *get_format(PyObject *self, void *Py_UNUSED(c)) { LIVE; return PyUnicode_FromString(A->format); }
+static PyObject *get_dtype(PyObject *self, void *Py_UNUSED(c)) { LIVE; return PyUnicode_FromString(A->dtype); }
+static PyObject *get_typestr(PyObject *self, void *Py_UNUSED(c)) { LIVE; return PyUnicode_FromString(A->typestr); }
+static PyObject *get_ptr(PyObject *self, void *Py_UNUSED(c)) { LIVE; return PyLong_FromVoidPtr(A->buf); }
+static PyObject *get_device(PyObject *self, void *Py_UNUSED(c)) { LIVE; return PyUnicode_FromString(A->device); }
+static PyObject *get_exports(PyObject *self, void *Py_UNUSED(c)) { return PyLong_FromSsize_t(A->exports); }
+static PyObject *get_released(PyObject *self, void *Py_UNUSED(c)) { return PyBool_FromLong(mv_released(A)); }
 static PyObject *get_base(PyObject *self, void *c)
 {
+    (void)c;
     LIVE;
     PyObject *b = A->base ? A->base : Py_None;
     Py_INCREF(b);
@@ -212,6 +213,7 @@ static PyObject *get_base(PyObject *self, void *c)
 static PyObject *
 get_cai(PyObject *self, void *c)
 {
+    (void)c;
     MVArray *a = A;
     LIVE;
     if (a->device_kind != MV_DEV_CUDA && a->device_kind != MV_DEV_CUDA_MANAGED) {

@@ -32,6 +32,7 @@ array_arg(PyObject *o)
 static PyObject *
 core_from_gopy(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     PyObject *handle;
@@ -53,6 +54,7 @@ core_from_gopy(PyObject *mod, PyObject *args)
 static PyObject *
 core_lend_slice(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     PyObject *o;
@@ -80,6 +82,7 @@ core_lend_slice(PyObject *mod, PyObject *args)
 static PyObject *
 core_lend_array(PyObject *mod, PyObject *o)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     MVArray *a = array_arg(o);
@@ -105,6 +108,7 @@ core_lend_array(PyObject *mod, PyObject *o)
 static PyObject *
 core_lend_buffer(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     PyObject *obj;
@@ -160,6 +164,7 @@ core_lend_buffer(PyObject *mod, PyObject *args)
 static PyObject *
 core_unlend(PyObject *mod, PyObject *arg)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     long long h = PyLong_AsLongLong(arg);

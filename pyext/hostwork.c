@@ -56,6 +56,7 @@ mv_child_unmap(void *p, Py_ssize_t nbytes)
 static PyObject *
 core_child_memory(PyObject *mod, PyObject *unused)
 {
+    (void)mod; (void)unused;
     return Py_BuildValue("(nn)", child_maps, child_bytes);
 }
 

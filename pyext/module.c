@@ -165,6 +165,7 @@ finish_view(int rc, const mv_meta *m, const mv_err *e, MVArray *parent)
 static PyObject *
 core_empty(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *shape_t, *dtype_o, *order_o;
     const char *dtype, *order, *device = NULL;
     unsigned long long pool = 0;
@@ -224,6 +225,7 @@ mv_release_import(void *token)
 static PyObject *
 core_from_buffer(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *obj;
     int writable, go = 0;
     const char *format = NULL;
@@ -330,6 +332,7 @@ mv_release_object(void *token)
 static PyObject *
 core_from_cai(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (!mv_go_usable())
         return mv_raise_forked_cuda("importing CUDA memory");
     PyObject *obj, *shape_t, *strides_o, *typestr_o;
@@ -395,6 +398,7 @@ dtype_info(PyObject *arg, int as_format)
 static PyObject *
 dtype_desc(PyObject *arg, int unused)
 {
+    (void)unused;
     const char *name = dtype_arg(arg);
     if (name == NULL)
         return NULL;
@@ -449,6 +453,7 @@ memoized(int which, PyObject *arg, PyObject *(*ask)(PyObject *, int), int as_for
 static PyObject *
 core_dtype_info(PyObject *mod, PyObject *arg)
 {
+    (void)mod;
     return memoized(0, arg, dtype_info, 0);
 }
 
@@ -457,6 +462,7 @@ core_dtype_info(PyObject *mod, PyObject *arg)
 static PyObject *
 core_format_info(PyObject *mod, PyObject *arg)
 {
+    (void)mod;
     return memoized(1, arg, dtype_info, 1);
 }
 
@@ -464,6 +470,7 @@ core_format_info(PyObject *mod, PyObject *arg)
 static PyObject *
 core_dtype_desc(PyObject *mod, PyObject *arg)
 {
+    (void)mod;
     return memoized(2, arg, dtype_desc, 0);
 }
 
@@ -497,6 +504,7 @@ memo_basics(void)
 static PyObject *
 core_cuda_device_count(PyObject *mod, PyObject *unused)
 {
+    (void)mod; (void)unused;
     if (!mv_go_usable())
         return PyLong_FromLong(0); /* a forked child cannot use CUDA (fork.c): none here */
     int n;
@@ -510,6 +518,7 @@ core_cuda_device_count(PyObject *mod, PyObject *unused)
 static PyObject *
 core_view(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *o, *key;
     if (!PyArg_ParseTuple(args, "OO!", &o, &PyTuple_Type, &key))
         return NULL;
@@ -561,6 +570,7 @@ array_and_ints(PyObject *args, int64_t *out, int *n, const char *what)
 static PyObject *
 core_transpose(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *o, *t;
     if (!mv_go_usable()) {
         if (!PyArg_ParseTuple(args, "OO!", &o, &PyTuple_Type, &t))
@@ -583,6 +593,7 @@ core_transpose(PyObject *mod, PyObject *args)
 static PyObject *
 core_reshape(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *o, *t;
     if (!mv_go_usable()) {
         if (!PyArg_ParseTuple(args, "OO!", &o, &PyTuple_Type, &t))
@@ -605,6 +616,7 @@ core_reshape(PyObject *mod, PyObject *args)
 static PyObject *
 core_readonly_view(PyObject *mod, PyObject *o)
 {
+    (void)mod;
     if (!mv_go_usable()) {
         MVArray *h = host_array(o, "array");
         return h ? mv_child_readonly(h) : NULL;
@@ -626,6 +638,7 @@ core_readonly_view(PyObject *mod, PyObject *o)
 static PyObject *
 core_copy(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *o;
     const char *order, *device = "";
     unsigned long long stream = 0, pool = 0;
@@ -699,6 +712,7 @@ child_copyto(PyObject *d, PyObject *s, unsigned long long stream)
 static PyObject *
 core_copyto(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *d, *s;
     unsigned long long stream = 0;
     if (!PyArg_ParseTuple(args, "OO|O&", &d, &s, u64_arg, &stream))
@@ -728,6 +742,7 @@ core_copyto(PyObject *mod, PyObject *args)
 static PyObject *
 core_fill(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *o;
     const char *item;
     Py_ssize_t n;
@@ -776,6 +791,7 @@ core_fill(PyObject *mod, PyObject *args)
 static PyObject *
 core_release(PyObject *mod, PyObject *o)
 {
+    (void)mod;
     if (!mv_is_array(o)) {
         PyErr_SetString(PyExc_TypeError, "memview: release needs a memview.Array");
         return NULL;
@@ -824,6 +840,7 @@ core_release(PyObject *mod, PyObject *o)
 static PyObject *
 core_pool_info(PyObject *mod, PyObject *unused)
 {
+    (void)mod; (void)unused;
     if (mv_check_go() < 0)
         return NULL;
     char backend[64], warning[512];
@@ -837,6 +854,7 @@ core_pool_info(PyObject *mod, PyObject *unused)
 static PyObject *
 core_cuda_stream_create(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (!mv_go_usable())
         return mv_raise_forked_cuda("a CUDA stream");
     int ordinal, non_blocking;
@@ -855,6 +873,7 @@ core_cuda_stream_create(PyObject *mod, PyObject *args)
 static PyObject *
 core_cuda_stream_destroy(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (!mv_go_usable())
         Py_RETURN_NONE; /* a finalizer in a forked child: left to the child's exit */
     unsigned long long h;
@@ -873,6 +892,7 @@ core_cuda_stream_destroy(PyObject *mod, PyObject *args)
 static PyObject *
 core_cuda_stream_sync(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (!mv_go_usable())
         return mv_raise_forked_cuda("synchronising with a CUDA stream");
     int ordinal, query;
@@ -893,6 +913,7 @@ core_cuda_stream_sync(PyObject *mod, PyObject *args)
 static PyObject *
 core_cuda_pool_stats(PyObject *mod, PyObject *unused)
 {
+    (void)mod; (void)unused;
     if (!mv_go_usable())
         return mv_raise_forked_cuda("CUDA memory statistics");
     int64_t s[4] = {0, 0, 0, 0};
@@ -904,6 +925,7 @@ core_cuda_pool_stats(PyObject *mod, PyObject *unused)
 static PyObject *
 core_set_array_type(PyObject *mod, PyObject *cls)
 {
+    (void)mod;
     if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)mv_array_base_type)) {
         PyErr_SetString(PyExc_TypeError, "memview: set_array_type needs a subclass of ArrayBase");
         return NULL;

@@ -59,6 +59,7 @@ child_from_bytes(PyObject *obj, int ndim, const int64_t *shape64, const char *fo
 static PyObject *
 core_from_bytes(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *obj, *shape_t;
     const char *dtype, *order;
     int writable;

@@ -127,6 +127,7 @@ mv_pool_arg(PyObject *o, unsigned long long *id)
 static PyObject *
 pools_new(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     int kind;
@@ -148,6 +149,7 @@ pools_new(PyObject *mod, PyObject *args)
 static PyObject *
 pools_drop(PyObject *mod, PyObject *arg)
 {
+    (void)mod;
     unsigned long long id;
     if (mv_pool_arg(arg, &id) < 0)
         return NULL;
@@ -161,6 +163,7 @@ pools_drop(PyObject *mod, PyObject *arg)
 static PyObject *
 pools_default(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     unsigned long long set = 0;
@@ -180,6 +183,7 @@ pools_default(PyObject *mod, PyObject *args)
 static PyObject *
 pools_stats(PyObject *mod, PyObject *arg)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     unsigned long long id;
@@ -199,6 +203,7 @@ pools_stats(PyObject *mod, PyObject *arg)
 static PyObject *
 pools_leaks(PyObject *mod, PyObject *arg)
 {
+    (void)mod;
     if (mv_check_go() < 0)
         return NULL;
     unsigned long long id;
@@ -217,6 +222,7 @@ pools_leaks(PyObject *mod, PyObject *arg)
 static PyObject *
 pools_set_log(PyObject *mod, PyObject *f)
 {
+    (void)mod;
     if (!PyCallable_Check(f)) {
         PyErr_SetString(PyExc_TypeError, "memview: set_pool_log needs a callable");
         return NULL;

@@ -217,6 +217,7 @@ PyMethodDef mv_protocol_methods[] = {
 static PyObject *
 core_interpreter_exiting(PyObject *mod, PyObject *unused)
 {
+    (void)mod; (void)unused;
     finalizing = 1;
     Py_RETURN_NONE;
 }

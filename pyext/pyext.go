@@ -14,7 +14,7 @@
 package pyext
 
 /*
-#cgo CFLAGS: -Wall -Werror=implicit-function-declaration -Werror=int-conversion -Werror=incompatible-pointer-types
+#cgo CFLAGS: -Wall -Wextra -Werror
 int mv_install(void);
 */
 import "C"

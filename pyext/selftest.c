@@ -21,6 +21,7 @@
 static PyObject *
 core_selftest_panic(PyObject *mod, PyObject *unused)
 {
+    (void)mod; (void)unused;
     if (mv_check_go() < 0)
         return NULL;
     mv_err e;
@@ -124,6 +125,7 @@ protect_go_text(void)
 static PyObject *
 core_selftest_go_text(PyObject *mod, PyObject *unused)
 {
+    (void)mod; (void)unused;
     return Py_BuildValue("(KK)", (unsigned long long)go_text_lo, (unsigned long long)go_text_hi);
 }
 
@@ -132,6 +134,7 @@ core_selftest_go_text(PyObject *mod, PyObject *unused)
 static PyObject *
 core_selftest_dlpack_vectorcall(PyObject *mod, PyObject *arg)
 {
+    (void)mod;
     int on = PyObject_IsTrue(arg);
     if (on < 0)
         return NULL;

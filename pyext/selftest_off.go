@@ -10,6 +10,7 @@ package pyext
 int
 mv_add_selftests(PyObject *mod)
 {
+    (void)mod;
     return 0;
 }
 */

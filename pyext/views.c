@@ -412,6 +412,7 @@ array_iter(PyObject *self)
 PyObject *
 mv_get_T(PyObject *self, void *c)
 {
+    (void)c;
     MVArray *a = (MVArray *)self;
     if (mv_check_live(a) < 0)
         return NULL;
@@ -494,6 +495,7 @@ PyType_Slot mv_view_slots[] = {
 static PyObject *
 core_set_hooks(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *g, *s, *t, *r;
     if (!PyArg_ParseTuple(args, "OOOO", &g, &s, &t, &r))
         return NULL;
@@ -519,6 +521,7 @@ core_set_hooks(PyObject *mod, PyObject *args)
 PyObject *
 mv_selftest_c_layout(PyObject *mod, PyObject *args)
 {
+    (void)mod;
     PyObject *o, *arg;
     const char *op;
     if (!PyArg_ParseTuple(args, "OsO", &o, &op, &arg))

@@ -43,14 +43,17 @@ def metadata(schema):
     """Arrow's binary key/value metadata as a dict."""
     if not schema.metadata:
         return {}
-    raw = ctypes.string_at(schema.metadata, 1 << 16)
-    n, pos, out = int.from_bytes(raw[:4], "little"), 4, {}
+    # read exactly what the encoding says is there, never past the producer's buffer
+    def at(pos, n):
+        return ctypes.string_at(schema.metadata + pos, n)
+
+    n, pos, out = int.from_bytes(at(0, 4), "little"), 4, {}
     for _ in range(n):
-        k = int.from_bytes(raw[pos:pos + 4], "little")
-        key = raw[pos + 4:pos + 4 + k].decode()
+        k = int.from_bytes(at(pos, 4), "little")
+        key = at(pos + 4, k).decode()
         pos += 4 + k
-        v = int.from_bytes(raw[pos:pos + 4], "little")
-        out[key] = raw[pos + 4:pos + 4 + v].decode()
+        v = int.from_bytes(at(pos, 4), "little")
+        out[key] = at(pos + 4, v).decode()
         pos += 4 + v
     return out
 

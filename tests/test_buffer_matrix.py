@@ -100,7 +100,7 @@ def _layouts():
     def record_aligned():
         return mv.full(5, (7, 2.5), dtype="T{B:x:7xd:y:}")
 
-    return {k: v for k, v in locals().items()}
+    return dict(locals())
 
 
 LAYOUTS = _layouts()

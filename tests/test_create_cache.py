@@ -217,7 +217,7 @@ def test_checked_pool_is_served_one_allocation_each(memory_comes_back):
 def test_many_sizes_and_live_arrays(plain):
     rng = np.random.default_rng(5)
     live = []
-    for k in range(3000):
+    for _ in range(3000):
         n = int(rng.integers(1, 3000))
         live.append(mv.zeros(n, "uint8"))
         if rng.random() < 0.4:

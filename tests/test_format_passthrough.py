@@ -104,7 +104,7 @@ def test_numpy_formats_pass_through_unchanged(dt):
 
 
 def test_sameness_is_layout_not_spelling():
-    for one, other in itertools.combinations(["q", "<q", "=q", "l", "@l", "n", "int64", "<i8"], 2):
+    for one, _other in itertools.combinations(["q", "<q", "=q", "l", "@l", "n", "int64", "<i8"], 2):
         x = tb.ndarray([1, 2, 3], shape=[3], format=one, flags=tb.ND_WRITABLE) if one not in ("int64", "<i8") \
             else np.arange(3, dtype=np.int64)
         y = np.array([7, 8, 9], dtype=np.int64)

@@ -27,7 +27,7 @@ def expected(dtype, n):
         return [i % 2 == 1 for i in range(n)]
     if dtype.startswith("complex"):
         return [complex(i, 1) for i in range(n)]
-    return [i for i in range(n)]
+    return list(range(n))
 
 
 @pytest.mark.parametrize("maker,inc,dtype", KINDS)

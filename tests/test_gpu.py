@@ -294,7 +294,7 @@ def test_stream_ordered_handoff_from_a_non_blocking_stream():
 
 def test_memview_work_is_reported_to_cupy():
     cp = _need("cupy")
-    np = _np()
+    _np()
     s = cp.cuda.Stream(non_blocking=True)
     c = cp.zeros(1 << 20, dtype=cp.float32)
     _spin(cp, c, s)  # the producer's slow work

@@ -148,7 +148,7 @@ def _consumers(a):
 @pytest.mark.parametrize("state", list(STATES))
 def test_slots_and_core_functions_refuse(state):
     a = STATES[state]()
-    for name, call in _consumers(a):
+    for _name, call in _consumers(a):
         with pytest.raises(ValueError, match="released"):
             call()
     _core.release(a)  # releasing a released array is harmless, as for memoryview
@@ -172,7 +172,7 @@ def _go_consumers(a):
 @pytest.mark.parametrize("state", list(STATES))
 def test_bound_go_functions_refuse(state):
     a = STATES[state]()
-    for name, call in _go_consumers(a):
+    for _name, call in _go_consumers(a):
         with pytest.raises(ValueError, match="released"):
             call()
 

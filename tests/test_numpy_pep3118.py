@@ -467,7 +467,7 @@ class TestNewBufferProtocol:
             count_1 = sys.getrefcount(np._core._internal)
         a = np.zeros(4)
         b = _via(a)  # memview:
-        c = np.asarray(b)
+        _c = np.asarray(b)  # alive until the second count
         if HAS_REFCOUNT:
             count_2 = sys.getrefcount(np._core._internal)
             assert_equal(count_1, count_2)
@@ -609,7 +609,7 @@ class TestNewBufferProtocol:
         try:
             import _testbuffer
         except ImportError:
-            raise pytest.skip("_testbuffer is not available")
+            raise pytest.skip("_testbuffer is not available") from None
 
         for shape in [(2, 3), (2, 3, 4)]:
             data = list(range(np.prod(shape)))

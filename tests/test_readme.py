@@ -40,5 +40,5 @@ def test_readme_is_short_and_its_links_exist():
     text = README.read_text()
     assert len(text.splitlines()) <= 200, "the README is an entry point: move detail into docs/"
     links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text)
-    local = [l for l in links if not l.startswith(("http://", "https://"))]
-    assert local and not [l for l in local if not (README.parent / l).exists()]
+    local = [link for link in links if not link.startswith(("http://", "https://"))]
+    assert local and not [link for link in local if not (README.parent / link).exists()]

@@ -51,7 +51,7 @@ def plot(rows, out: Path) -> None:
     y = range(len(rows))
     colors = ["tab:blue" if t is None or r <= t else "tab:red" for _, _, r, t in rows]
     ax.barh(list(y), [r for _, _, r, _ in rows], color=colors)
-    for i, (_, _, r, t) in enumerate(rows):
+    for i, (_, _, _r, t) in enumerate(rows):
         if t is not None:
             ax.plot([t, t], [i - 0.4, i + 0.4], color="black", linewidth=1.5)
     ax.axvline(1.0, color="grey", linestyle=":", linewidth=1)

@@ -62,7 +62,7 @@ class dtype:
 
     # -- construction (internal)
     @classmethod
-    def _make(cls, go_name: str, itemsize: int, fmt: str) -> "dtype":
+    def _make(cls, go_name: str, itemsize: int, fmt: str) -> dtype:
         self = object.__new__(cls)
         object.__setattr__(self, "_go", go_name)
         object.__setattr__(self, "format", fmt)
@@ -72,7 +72,7 @@ class dtype:
         return self
 
     @classmethod
-    def from_format(cls, fmt: str) -> "dtype":
+    def from_format(cls, fmt: str) -> dtype:
         """The dtype NumPy reads from the PEP 3118 format fmt, the way np.asarray
         reads an exporter's: the items are one record (aligned and padded at
         the end under '@', "ix" is 8 bytes), unwrapped when it is one unnamed
@@ -208,7 +208,7 @@ class dtype:
         return len(self.shape)
 
     @property
-    def base(self) -> "dtype":
+    def base(self) -> dtype:
         sub = self.subdtype
         return sub[0] if sub else self
 

@@ -55,7 +55,7 @@ class gpumemoryview:  # noqa: N801 - named after memoryview and cuDF's class
             raise TypeError("len() of a 0-d gpumemoryview")
         return shape[0]
 
-    def byte_slice(self, s: slice) -> "gpumemoryview":
+    def byte_slice(self, s: slice) -> gpumemoryview:
         """Bytes [start, stop) as a new view that keeps this one alive; step must be 1,
         bounds are clipped as for slices, and empty ranges give zero-length views."""
         if not isinstance(s, slice):
