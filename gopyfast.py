@@ -194,7 +194,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
          f"    PyObject *a[{max(n, 1)}];",
          f"    if (mv_fast_bind(args, nargs, kwnames, names_{k}, {n}, a) < 0)",
          "        return mv_fast_fallback(gopy_path, args, nargs, kwnames);"]
-    for i, p in enumerate(fn["params"]):
+    for i in range(len(fn["params"])):
         c.append(f"    if (a[{i}] == NULL)")
         c.append("        return mv_fast_fallback(gopy_path, args, nargs, kwnames);")
     if go_run:  # goRun=True: a goroutine, on gopy's path
