@@ -1,9 +1,10 @@
-"""ctypes objects import without a copy with the layout of their type: ctypes exports
-a structure's format without its padding ("T{<i:a:<d:b:}" for a 16-byte struct of an
-int and a double), a union or a _pack_ed structure as "B", so memview reads the field
-offsets from the ctypes type, as NumPy does. NumPy then reads memview's export as it
-reads the ctypes object. What no format describes (bitfields, unions, pointers) is
-refused with TypeError, and nothing is left behind."""
+"""ctypes objects import without a copy with the layout of their type: before
+Python 3.14 ctypes exports a structure's format without its padding
+("T{<i:a:<d:b:}" for a 16-byte struct of an int and a double), a union or a _pack_ed
+structure as "B", so memview reads the field offsets from the ctypes type, as NumPy
+does. NumPy then reads memview's export as it reads the ctypes object. What no
+format describes (bitfields, unions, pointers) is refused with TypeError, and
+nothing is left behind."""
 import ctypes
 import warnings
 
@@ -28,11 +29,13 @@ class Nested(ctypes.Structure):
 
 
 class Packed(ctypes.Structure):
+    _layout_ = "ms"  # what _pack_ gives on every Python; 3.14 warns if it is left implicit
     _pack_ = 1
     _fields_ = [("a", ctypes.c_int8), ("b", ctypes.c_double), ("c", ctypes.c_uint16)]
 
 
 class Pack2(ctypes.Structure):
+    _layout_ = "ms"
     _pack_ = 2
     _fields_ = [("a", ctypes.c_int8), ("b", ctypes.c_double), ("c", ctypes.c_int8)]
 
@@ -111,6 +114,22 @@ def _expected(t):
     return np.dtype(t)
 
 
+def _flat(dt):
+    """dt with every sub-array of a sub-array merged into one: NumPy reads an array of
+    arrays from a ctypes type as (('<i2', (3,)), (2,)), and from the format that
+    Python 3.14's ctypes exports for the same object as ('<i2', (2, 3))."""
+    if dt.names is not None:
+        return np.dtype({"names": list(dt.names), "formats": [_flat(dt.fields[n][0]) for n in dt.names],
+                         "offsets": [dt.fields[n][1] for n in dt.names], "itemsize": dt.itemsize})
+    if dt.subdtype is None:
+        return dt
+    base, shape = dt.subdtype
+    base = _flat(base)
+    if base.subdtype is not None:
+        return np.dtype((base.subdtype[0], shape + base.subdtype[1]))
+    return np.dtype((base, shape))
+
+
 def _offsets(dt, base=0):
     """Every field's (name path, offset, itemsize) of a NumPy dtype, nested."""
     out = []
@@ -146,7 +165,8 @@ def test_ctypes_objects_import_with_their_types_layout(name, x):
     assert back.__array_interface__["data"][0] == ctypes.addressof(x)
     ref = _numpy_of(x)
     if ref is not None and t is not Derived:  # as it reads the ctypes object itself
-        assert back.dtype == ref.dtype and back.shape == ref.shape and back.tobytes() == ref.tobytes()
+        assert _flat(back.dtype) == _flat(ref.dtype) and _offsets(back.dtype) == _offsets(ref.dtype)
+        assert back.shape == ref.shape and back.tobytes() == ref.tobytes()
     # memview's own reading of the values is NumPy's
     assert a.tolist() == _plain(back.tolist())
     del back, ref
@@ -227,20 +247,31 @@ def test_dtype_of_a_ctypes_type():
 
 
 def test_the_stated_item_size_where_it_is_unambiguous():
-    # Without the type (the Go core alone): padding at the end only is
-    # unambiguous, padding that moves a field is not.
+    # Without the type (the Go core alone). Before Python 3.14, ctypes leaves the
+    # padding out of its formats: padding at the end only is unambiguous, padding
+    # that moves a field is not. From 3.14 on it writes the padding ("7x"), and
+    # the format alone says where every field is.
     x = (Tail * 2)()
     x[1].d, x[1].c = 1.5, b"k"
     with memoryview(x) as m:
-        assert (m.format, m.itemsize) == ("T{<d:d:<c:c:}", 16)
+        padded = m.format == "T{<d:d:<c:c:7x}"
+        assert (m.format, m.itemsize) == ("T{<d:d:<c:c:7x}" if padded else "T{<d:d:<c:c:}", 16)
     a = _core.from_buffer(x, -1)
     assert a.itemsize == 16 and a.tolist() == [(0.0, b""), (1.5, b"k")]
     with memoryview(a) as m:
         assert m.format == "<T{d:d:1s:c:7x}"
     assert np.asarray(a).dtype == _expected(Tail)
     a.release()
-    with pytest.raises(ValueError, match="at other offsets"):
-        _core.from_buffer((Pair * 2)(), -1)
+    y = (Pair * 2)()
+    if padded:
+        with memoryview(y) as m:
+            assert m.format == "T{<i:a:4x<d:b:}"
+        b = _core.from_buffer(y, -1)
+        assert np.asarray(b).dtype == _expected(Pair) and b.tolist() == [(0, 0.0), (0, 0.0)]
+        b.release()
+    else:
+        with pytest.raises(ValueError, match="at other offsets"):
+            _core.from_buffer(y, -1)
 
 
 class Union(ctypes.Union):

@@ -1,8 +1,9 @@
 """ctypes objects as memview reads them: the item layout comes from the ctypes type.
 
-ctypes misstates the PEP 3118 format of most structures: it writes every field with
-'<' or '>' (no alignment) and none of the padding, while the items have the C layout
-("T{<i:a:<d:b:}", 12 bytes as written, for a 16-byte struct of an int and a double);
+Before Python 3.14, ctypes misstates the PEP 3118 format of most structures: it
+writes every field with '<' or '>' (no alignment) and none of the padding, while the
+items have the C layout ("T{<i:a:<d:b:}", 12 bytes as written, for a 16-byte struct of
+an int and a double; 3.14 writes "T{<i:a:4x<d:b:}");
 a union or a structure with _pack_ is "B" with the structure's size, a c_void_p '<P'
 (which needs native sizes), a c_wchar '<u'. NumPy reads ctypes objects from their type
 for this reason, and so does memview: item_format writes one element's format from the
