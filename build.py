@@ -177,6 +177,10 @@ def build_ext(python: Path, out: Path, goexperiment: str | None = None, with_dir
     """Build the extension for python, with the Go packages in with_dirs, and lay
     out the importable packages in out (gopyext.build); returns out/memview.
     sanitize builds the C (memview's and gopy's) with ASan and UBSan."""
+    # pyext's Go bridge is generated from its //export functions (go generate ./pyext)
+    if subprocess.run([sys.executable, ROOT / "tools" / "gobridge.py", "--check"]).returncode != 0:
+        sys.exit("[build.py] pyext's Go bridge is out of date: run go generate ./pyext "
+                 "(python3 tools/gobridge.py) and commit the result")
     setup_tools()
     try:
         env = gopyext.cgo_env(python, go_env(), goexperiment)
@@ -518,6 +522,7 @@ def cmd_lint(args):
         run([py, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-r", req])
         stamp.write_text(req.read_text())
     run([sys.executable, ROOT / "tools" / "cgraph.py", "--check", "--quiet"])
+    run([sys.executable, ROOT / "tools" / "gobridge.py", "--check"])
     run([VENV / "bin" / "ruff", "check", "."])
     sc = TOOLS / "staticcheck"
     sc_stamp = TOOLS / ".staticcheck"

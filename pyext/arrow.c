@@ -19,7 +19,7 @@
 #include "protocols.h"
 #include "arrow_c.h"
 #include "foreign.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
 /* ---- formats ---- */
 
@@ -219,7 +219,7 @@ array_release(struct ArrowArray *arr)
     }
     if (p->sync_event != 0)
         if (mv_go_usable()) /* else: a forked child that must not enter Go keeps it */
-            mvgo_event_destroy(p->sync_event);
+            mv_go_event_destroy(p->sync_event);
     PyObject *owner = p->owner;
     free(p);
     arr->release = NULL;
@@ -427,7 +427,7 @@ mv_array_arrow_device_array(PyObject *self, PyObject *const *args, Py_ssize_t na
         mv_err e;
         uintptr_t ev = 0;
         uintptr_t h = mv_array_handle(a);
-        if (h == 0 || mvgo_sync_event(h, (uintptr_t)mv_pending_stream(a), &ev, &e) != 0) {
+        if (h == 0 || mv_go_sync_event(h, (uintptr_t)mv_pending_stream(a), &ev, &e) != 0) {
             d->array.release(&d->array);
             free(d);
             Py_DECREF(schema);
@@ -618,7 +618,7 @@ core_from_arrow(PyObject *mod, PyObject *obj)
         }
         if (d->sync_event != NULL && (kind == MV_DEV_CUDA || kind == MV_DEV_CUDA_MANAGED)) {
             mv_err e;
-            if (mvgo_wait_event(id, (uintptr_t)(*(void **)d->sync_event), &e) != 0) {
+            if (mv_go_wait_event(id, (uintptr_t)(*(void **)d->sync_event), &e) != 0) {
                 mv_raise(&e);
                 goto out;
             }
@@ -691,7 +691,7 @@ core_from_arrow(PyObject *mod, PyObject *obj)
     mv_meta m;
     mv_err e;
     /* Arrow data is immutable: the array is read-only. */
-    if (mvgo_import_foreign(data, ndim, shape, NULL, (char *)dtype, 1, kind, id, tok, (char *)who, &m, &e) != 0) {
+    if (mv_go_import_foreign(data, ndim, shape, NULL, (char *)dtype, 1, kind, id, tok, (char *)who, &m, &e) != 0) {
         free(tok); /* the capsules still own the structures */
         mv_raise(&e);
         goto out;

@@ -18,7 +18,7 @@
  * Everything here runs with the GIL held.
  */
 #include "capi.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
 #define NCLASS 16
 #define NPER 16
@@ -48,7 +48,7 @@ give_back_pending(void)
     if (npending == 0)
         return;
     if (mv_go_usable())
-        mvgo_blocks_put(pending, npending);
+        mv_go_blocks_put(pending, npending);
     /* in a child where Go may not run, the blocks stay the pool's (as the
      * handles of arrays do there) */
     npending = 0;
@@ -110,7 +110,7 @@ mv_blocks_flush(void)
             drop_class(&classes[k]);
     give_back_pending();
     if (mv_go_usable())
-        mvgo_blocks_sync(handed_n, handed_bytes);
+        mv_go_blocks_sync(handed_n, handed_bytes);
     handed_n = handed_bytes = 0;
     return 0;
 }
@@ -150,11 +150,11 @@ mv_block_take(Py_ssize_t nbytes)
     mv_err e;
     if (cache_off || !mv_go_usable())
         return NULL;
-    int n = mvgo_blocks_get(nbytes, want, got, &e);
+    int n = mv_go_blocks_get(nbytes, want, got, &e);
     if (n == -2) {
         /* the default pool changed under the cache (Go code chose another) */
         mv_blocks_pool_changed();
-        n = mvgo_blocks_get(nbytes, want, got, &e);
+        n = mv_go_blocks_get(nbytes, want, got, &e);
         c = NULL;
     }
     if (n == 0 || n == -2) {
@@ -218,7 +218,7 @@ mv_block_adopt(MVArray *a, void *block)
     mv_layout_int64(a, shape, strides);
     uintptr_t h = 0;
     mv_err e;
-    if (mvgo_block_adopt(block, a->dtype, a->format, a->ndim, shape, strides, &h, &e) != 0) {
+    if (mv_go_block_adopt(block, a->dtype, a->format, a->ndim, shape, strides, &h, &e) != 0) {
         mv_raise(&e);
         return 0;
     }
@@ -234,7 +234,7 @@ blocks_stats(PyObject *mod, PyObject *unused)
     long long n = 0;
     for (int k = 0; k < NCLASS; k++)
         n += classes[k].n;
-    long long lent = mv_go_usable() ? (long long)mvgo_blocks_lent() : -1;
+    long long lent = mv_go_usable() ? (long long)mv_go_blocks_lent() : -1;
     return Py_BuildValue("(LnL)", n, cached_bytes, lent);
 }
 

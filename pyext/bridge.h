@@ -19,6 +19,8 @@ enum {
     MV_MEMORY_ERROR = 5,
     MV_SYSTEM_ERROR = 6, /* a recovered Go panic: a bug in memview */
     MV_CUDA_ERROR = 7,   /* no driver or device, or a CUDA driver error: memview.cuda.CUDAError */
+    MV_FORKED_ERROR = 8, /* set by the Go bridge (go_bridge.h), never by Go: a forked child refused
+                          * the call; msg names what needed Go */
 };
 
 /* Where an array's memory lives (memview.DeviceKind). */

@@ -9,7 +9,7 @@
  * calls them); the type itself cannot be instantiated.
  */
 #include "memory.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
 PyObject *mv_buffer_base_type = NULL;
 static PyObject *mv_buffer_type = NULL; /* the facade's subclass */
@@ -84,7 +84,7 @@ drop_handle(MVBuffer *b)
         uintptr_t h = b->handle;
         b->handle = 0;
         if (mv_go_usable())
-            mvgo_buffer_release(h, NULL);
+            mv_go_buffer_release(h, NULL);
     }
     b->data = NULL;
     b->size = b->capacity = 0;
@@ -161,7 +161,7 @@ mv_new_buffer(const mv_buf_meta *m, PyObject *parent)
     allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
     MVBuffer *b = (MVBuffer *)alloc(tp, 0);
     if (b == NULL) {
-        mvgo_buffer_release((uintptr_t)m->handle, NULL);
+        mv_go_buffer_release((uintptr_t)m->handle, NULL);
         return NULL;
     }
     b->handle = m->handle;
@@ -246,7 +246,7 @@ buf_new(PyObject *mod, PyObject *args)
     mv_err e;
     int rc;
     /* pool memory on a CUDA device is zero-filled there: long work */
-    NOGIL(pool != 0 || size >= MV_NOGIL_MIN, rc = mvgo_buffer_new(size, pool, resizable, &m, &e));
+    NOGIL(pool != 0 || size >= MV_NOGIL_MIN, rc = mv_go_buffer_new(size, pool, resizable, &m, &e));
     if (rc != 0)
         return mv_raise(&e);
     return mv_new_buffer(&m, NULL);
@@ -289,7 +289,7 @@ buf_from(PyObject *mod, PyObject *args)
     mv_err e;
     int rc;
     NOGIL(view.len >= MV_NOGIL_MIN || pool != 0,
-             rc = mvgo_buffer_from(src, view.len, pool, mutable_, &m, &e));
+             rc = mv_go_buffer_from(src, view.len, pool, mutable_, &m, &e));
     PyMem_Free(tmp);
     PyBuffer_Release(&view);
     if (rc != 0)
@@ -325,7 +325,7 @@ buf_slice(PyObject *mod, PyObject *args)
     }
     mv_buf_meta m;
     mv_err e;
-    if (mvgo_buffer_slice(b->handle, offset, length, mutable_, &m, &e) != 0)
+    if (mv_go_buffer_slice(b->handle, offset, length, mutable_, &m, &e) != 0)
         return mv_raise(&e);
     return mv_new_buffer(&m, o);
 }
@@ -364,7 +364,7 @@ buf_resize(PyObject *mod, PyObject *args)
     /* the memory may be copied */
     int64_t moved = b->capacity > n ? b->capacity : n;
     b->busy++;
-    NOGIL(moved >= MV_NOGIL_MIN, rc = mvgo_buffer_resize(b->handle, n, shrink, reserve, &m, &e));
+    NOGIL(moved >= MV_NOGIL_MIN, rc = mv_go_buffer_resize(b->handle, n, shrink, reserve, &m, &e));
     b->busy--;
     if (rc != 0)
         return mv_raise(&e);
@@ -444,7 +444,7 @@ buf_view(PyObject *mod, PyObject *args)
         return NULL;
     mv_meta m;
     mv_err e;
-    if (mvgo_buffer_view(b->handle, (char *)dtype, n, shape, sp, offset, &m, &e) != 0)
+    if (mv_go_buffer_view(b->handle, (char *)dtype, n, shape, sp, offset, &m, &e) != 0)
         return mv_raise(&e);
     return mv_new_array(&m, o);
 }
@@ -478,7 +478,7 @@ buf_on(PyObject *mod, PyObject *args)
     mv_err e;
     int rc;
     b->busy++;
-    NOGIL(copy, rc = mvgo_buffer_on(b->handle, (char *)device, copy, pool, (uintptr_t)stream, &m, &e));
+    NOGIL(copy, rc = mv_go_buffer_on(b->handle, (char *)device, copy, pool, (uintptr_t)stream, &m, &e));
     b->busy--;
     if (rc != 0)
         return mv_raise(&e);
@@ -515,7 +515,7 @@ buf_release(PyObject *mod, PyObject *o)
     b->data = NULL;
     b->size = b->capacity = 0;
     mv_err e;
-    if (mvgo_buffer_release(h, &e) != 0)
+    if (mv_go_buffer_release(h, &e) != 0)
         return mv_raise(&e);
     Py_RETURN_NONE;
 }
@@ -542,7 +542,7 @@ arr_on(PyObject *mod, PyObject *args)
         return NULL;
     mv_meta m;
     mv_err e;
-    if (mvgo_array_on(h, (char *)device, &m, &e) != 0)
+    if (mv_go_array_on(h, (char *)device, &m, &e) != 0)
         return mv_raise(&e);
     return mv_new_array(&m, a->base ? a->base : o);
 }

@@ -15,7 +15,7 @@
  */
 #include <math.h>
 #include "memory.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
 PyObject *mv_builder_base_type = NULL;
 static PyObject *mv_builder_type = NULL; /* the facade's subclass */
@@ -316,7 +316,7 @@ room(MVBuilder *b, Py_ssize_t additional)
     int rc;
     b->busy++;
     /* growing copies what is there */
-    NOGIL(b->len >= MV_NOGIL_MIN, rc = mvgo_builder_reserve(b->handle, b->len, additional, &data, &cap, &e));
+    NOGIL(b->len >= MV_NOGIL_MIN, rc = mv_go_builder_reserve(b->handle, b->len, additional, &data, &cap, &e));
     b->busy--;
     if (rc != 0) {
         mv_raise(&e);
@@ -524,7 +524,7 @@ bld_finish(PyObject *mod, PyObject *args)
         return NULL;
     mv_meta m;
     mv_err e;
-    int rc = mvgo_builder_finish(b->handle, b->len, shrink, &m, &e);
+    int rc = mv_go_builder_finish(b->handle, b->len, shrink, &m, &e);
     if (rc != 0)
         return mv_raise(&e);
     b->data = NULL;
@@ -555,13 +555,13 @@ bld_new(PyObject *mod, PyObject *args)
     uintptr_t h = 0;
     int64_t itemsize = 0;
     mv_err e;
-    if (mvgo_builder_new((char *)name, pool, &h, &itemsize, &e) != 0)
+    if (mv_go_builder_new((char *)name, pool, &h, &itemsize, &e) != 0)
         return mv_raise(&e);
     PyTypeObject *tp = (PyTypeObject *)(mv_builder_type ? mv_builder_type : mv_builder_base_type);
     allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
     MVBuilder *b = (MVBuilder *)alloc(tp, 0);
     if (b == NULL) {
-        mvgo_builder_drop(h, NULL);
+        mv_go_builder_drop(h, NULL);
         return NULL;
     }
     b->handle = h;
@@ -605,7 +605,7 @@ bld_release(PyObject *mod, PyObject *o)
     b->data = NULL;
     b->len = b->cap = 0;
     mv_err e;
-    if (mvgo_builder_drop(h, &e) != 0)
+    if (mv_go_builder_drop(h, &e) != 0)
         return mv_raise(&e);
     Py_RETURN_NONE;
 }
@@ -619,7 +619,7 @@ builder_dealloc(PyObject *self)
         uintptr_t h = b->handle;
         b->handle = 0;
         if (mv_go_usable())
-            mvgo_builder_drop(h, NULL);
+            mv_go_builder_drop(h, NULL);
     }
     Py_CLEAR(b->dtype);
     Py_CLEAR(b->packer);

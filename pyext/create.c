@@ -13,9 +13,9 @@
  * adopts the block).
  */
 #include "capi.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
-/* What mv.empty makes for one dtype: Go's answer for the name (mvgo_create_info). */
+/* What mv.empty makes for one dtype: Go's answer for the name (mv_go_create_info). */
 typedef struct {
     Py_ssize_t itemsize;
     char *format; /* PyMem */
@@ -59,7 +59,7 @@ info_for_name(PyObject *name)
     mv_err e;
     if (!mv_go_usable()) /* a child forked while Go was busy: the slow path raises */
         return -1;
-    if (mvgo_create_info((char *)s, &m, &e) != 0)
+    if (mv_go_create_info((char *)s, &m, &e) != 0)
         return -1;
     create_info *f = &infos[ninfo];
     f->format = m.long_format ? mv_pymem_strdup(m.long_format) : mv_pymem_strdup(m.format);

@@ -16,7 +16,7 @@
 #include "protocols.h"
 #include <dlfcn.h>
 #include "foreign.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
 /* ---- what an array caches at creation ---- */
 
@@ -227,7 +227,7 @@ copy_to(MVArray *a, const char *device)
     if (h == 0)
         return NULL;
     a->busy++;
-    NOGIL(1, rc = mvgo_copy_to_device(h, (char *)device, 'K', (uintptr_t)mv_pending_stream(a), 0, &m, &e));
+    NOGIL(1, rc = mv_go_copy_to_device(h, (char *)device, 'K', (uintptr_t)mv_pending_stream(a), 0, &m, &e));
     a->busy--;
     return (MVArray *)mv_finish_meta(rc, &m, &e, NULL);
 }
@@ -249,7 +249,7 @@ stream_order(MVArray *a, long long consumer)
     uintptr_t h = mv_array_handle(a);
     if (h == 0)
         return -1;
-    if (mvgo_stream_wait(h, (uintptr_t)p, (uintptr_t)consumer, &e) != 0) {
+    if (mv_go_stream_wait(h, (uintptr_t)p, (uintptr_t)consumer, &e) != 0) {
         mv_raise(&e);
         return -1;
     }
@@ -490,7 +490,7 @@ import_tensor(const DLTensor *dl, int readonly, dl_token *token, mv_meta *m)
     }
     uintptr_t ptr = (uintptr_t)dl->data + (uintptr_t)dl->byte_offset;
     mv_err e;
-    if (mvgo_import_foreign(ptr, dl->ndim, dl->shape, sp, dtype, readonly, kind, id, token, (char *)who, m,
+    if (mv_go_import_foreign(ptr, dl->ndim, dl->shape, sp, dtype, readonly, kind, id, token, (char *)who, m,
                             &e) != 0) {
         mv_raise(&e);
         return -1;
@@ -883,7 +883,7 @@ api_allocator(DLTensor *proto, DLManagedTensorVersioned **out, void *error_ctx,
     mv_err e;
     int r;
     NOGIL(device != NULL && strcmp(device, "cpu") != 0,
-          r = mvgo_empty(proto->ndim, shape, dtype, 'C', device, 0, &m, &e));
+          r = mv_go_empty(proto->ndim, shape, dtype, 'C', device, 0, &m, &e));
     if ((arr = mv_finish_meta(r, &m, &e, NULL)) == NULL)
         goto fail;
     DLManagedTensorVersioned *t = new_versioned((MVArray *)arr, mv_dl_device((MVArray *)arr), DLPACK_MINOR_VERSION, 0);

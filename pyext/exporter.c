@@ -6,7 +6,7 @@
  * reads only the metadata copied into the object when it was made.
  */
 #include "capi.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
 PyObject *mv_array_base_type = NULL;
 PyObject *mv_array_type = NULL;
@@ -105,13 +105,13 @@ array_dealloc(PyObject *self)
         /* freeing CUDA memory may wait for the device (a stream's Python host
          * function needs the GIL meanwhile) */
         if (mv_go_usable())
-            NOGIL(a->device_kind != MV_DEV_CPU, mvgo_release(h, NULL));
+            NOGIL(a->device_kind != MV_DEV_CPU, mv_go_release(h, NULL));
     }
     if (a->kept != 0) { /* released while C-level views used it; they are gone now */
         uintptr_t h = a->kept;
         a->kept = 0;
         if (mv_go_usable())
-            NOGIL(a->device_kind != MV_DEV_CPU, mvgo_release(h, NULL));
+            NOGIL(a->device_kind != MV_DEV_CPU, mv_go_release(h, NULL));
     }
     mv_drop_hold(a);
     mv_import_free(&a->import);
@@ -356,12 +356,12 @@ mv_new_array(const mv_meta *m, PyObject *base)
     if ((m->long_format != NULL && long_format == NULL) || (m->long_dtype != NULL && long_dtype == NULL)) {
         PyMem_Free(long_format);
         PyMem_Free(long_dtype);
-        mvgo_release((uintptr_t)m->handle, NULL);
+        mv_go_release((uintptr_t)m->handle, NULL);
         return PyErr_NoMemory();
     }
     MVArray *a = (MVArray *)alloc(tp, 0);
     if (a == NULL) {
-        mvgo_release((uintptr_t)m->handle, NULL);
+        mv_go_release((uintptr_t)m->handle, NULL);
         PyMem_Free(long_format);
         PyMem_Free(long_dtype);
         return NULL;
@@ -371,7 +371,7 @@ mv_new_array(const mv_meta *m, PyObject *base)
     if (m->ndim > 0) {
         /* shape, byte strides, element strides (DLPack) */
         if (mv_shape_alloc(a, m->ndim) < 0) {
-            mvgo_release((uintptr_t)m->handle, NULL);
+            mv_go_release((uintptr_t)m->handle, NULL);
             Py_DECREF(a);
             return PyErr_NoMemory();
         }
@@ -422,6 +422,10 @@ mv_raise(const mv_err *e)
     case MV_MEMORY_ERROR: exc = PyExc_MemoryError; break;
     case MV_SYSTEM_ERROR: exc = PyExc_SystemError; break;
     case MV_CUDA_ERROR: exc = mv_cuda_error ? mv_cuda_error : PyExc_RuntimeError; break;
+    case MV_FORKED_ERROR:
+        mv_raise_forked(e->msg);
+        mv_undo_fresh_handles();
+        return NULL;
     default: exc = PyExc_ValueError; break;
     }
     PyErr_SetString(exc, e->msg);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "capi.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
 /* defined below, with the other conversions of arguments */
 int mv_go_int_arg(PyObject *o, int bits, int is_signed, const char *func, const char *arg, void *out);
@@ -43,7 +43,7 @@ core_from_gopy(PyObject *mod, PyObject *args)
         return NULL;
     mv_meta m;
     mv_err e;
-    if (mvgo_from_gopy(h, writable, &m, &e) != 0)
+    if (mv_go_from_gopy(h, writable, &m, &e) != 0)
         return mv_raise(&e);
     return mv_new_array(&m, NULL);
 }
@@ -68,7 +68,7 @@ core_lend_slice(PyObject *mod, PyObject *args)
     mv_err e;
     int rc;
     /* CUDA memory first waits for the device's pending work on it */
-    NOGIL(a->device_kind != MV_DEV_CPU, rc = mvgo_lend_slice(a->handle, (char *)elem, &h, &e));
+    NOGIL(a->device_kind != MV_DEV_CPU, rc = mv_go_lend_slice(a->handle, (char *)elem, &h, &e));
     /* the lent Go array is Go's own view: a handle made for a C-level view
      * here is not kept (the call leaves handles as it found them) */
     mv_undo_fresh_handles();
@@ -92,7 +92,7 @@ core_lend_array(PyObject *mod, PyObject *o)
     mv_err e;
     int rc;
     /* CUDA memory the host reaches first waits for the device's pending work on it */
-    NOGIL(a->device_kind != MV_DEV_CPU, rc = mvgo_lend_array(a->handle, &h, &e));
+    NOGIL(a->device_kind != MV_DEV_CPU, rc = mv_go_lend_array(a->handle, &h, &e));
     /* the lent Go array is Go's own view: a handle made for a C-level view
      * here is not kept (the call leaves handles as it found them) */
     mv_undo_fresh_handles();
@@ -148,7 +148,7 @@ core_lend_buffer(PyObject *mod, PyObject *args)
     int64_t h = 0;
     int taken = 0;
     mv_err e;
-    if (mvgo_lend_buffer(view->buf, ndim, (int64_t *)shape, (int64_t *)view->strides, view->itemsize,
+    if (mv_go_lend_buffer(view->buf, ndim, (int64_t *)shape, (int64_t *)view->strides, view->itemsize,
                          view->format ? view->format : "B", view->readonly, view, (char *)kind, &h,
                          &taken, &e) != 0) {
         if (!taken) {
@@ -171,7 +171,7 @@ core_unlend(PyObject *mod, PyObject *arg)
     if (h == -1 && PyErr_Occurred())
         return NULL;
     mv_err e;
-    if (mvgo_unlend(h, &e) != 0)
+    if (mv_go_unlend(h, &e) != 0)
         return mv_raise(&e);
     Py_RETURN_NONE;
 }

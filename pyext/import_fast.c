@@ -14,7 +14,7 @@
  * come here too (dlpack_import.c), with the tensor's keeper as the exporter.
  */
 #include "capi.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
 /* The import descriptor of a format: what Go's DTypeFromFormat makes of it. */
 typedef struct {
@@ -57,7 +57,7 @@ format_info(const char *format)
     mv_meta m;
     mv_err e;
     int align = 0;
-    if (mvgo_import_info((char *)format, &m, &align, &e) != 0)
+    if (mv_go_import_info((char *)format, &m, &align, &e) != 0)
         return NULL;
     int slot = nfmt;
     if (nfmt == NFMT) {
@@ -287,7 +287,7 @@ mv_import_handle(MVArray *a, Py_buffer *v)
     mv_layout_int64(a, shape, strides);
     mv_meta m;
     mv_err e;
-    if (mvgo_import(g->buf, a->ndim, shape, strides, a->itemsize, g->format ? g->format : "B", a->readonly, g,
+    if (mv_go_import(g->buf, a->ndim, shape, strides, a->itemsize, g->format ? g->format : "B", a->readonly, g,
                     &m, &e) != 0) {
         PyBuffer_Release(g); /* Go did not take it */
         PyMem_Free(g);

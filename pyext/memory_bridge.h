@@ -22,7 +22,7 @@ typedef struct {
     char device[24];
 } mv_buf_meta;
 
-/* Pool kinds for mvgo_pool_new. */
+/* Pool kinds for mv_go_pool_new. */
 enum {
     MV_POOL_BACKEND = 0, /* name: "host", "mmap", or a CUDA device name */
     MV_POOL_PROXY = 1,   /* counts what goes through it to inner */

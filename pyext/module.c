@@ -9,7 +9,7 @@
  * memview/__init__.py) and placed in sys.modules as "memview._core".
  */
 #include "capi.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
 _Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t), "memview needs a 64-bit Py_ssize_t");
 
@@ -201,7 +201,7 @@ core_empty(PyObject *mod, PyObject *args)
     mv_err e;
     int rc;
     /* a device allocation waits for its zero-fill */
-    NOGIL(device != NULL, rc = mvgo_empty(n, shape, (char *)dtype, order[0], (char *)device, pool, &m, &e));
+    NOGIL(device != NULL, rc = mv_go_empty(n, shape, (char *)dtype, order[0], (char *)device, pool, &m, &e));
     return finish(rc, &m, &e, NULL);
 }
 
@@ -306,7 +306,7 @@ core_from_buffer(PyObject *mod, PyObject *args)
     mv_err e;
     if (format == NULL)
         format = view->format ? view->format : "B";
-    int rc = mvgo_import(view->buf, ndim, (int64_t *)shape, (int64_t *)view->strides,
+    int rc = mv_go_import(view->buf, ndim, (int64_t *)shape, (int64_t *)view->strides,
                          view->itemsize, (char *)format, readonly, view, &m, &e);
     if (rc != 0) {
         /* Go did not take the token: give the buffer back here. */
@@ -364,7 +364,7 @@ core_from_cai(PyObject *mod, PyObject *args)
     Py_INCREF(obj); /* given back by mv_release_object when Go drops the memory */
     int rc;
     /* the driver is asked where the memory is and records the import event */
-    NOGIL(1, rc = mvgo_wrap_device((uintptr_t)ptr, n, shape, sp, (char *)typestr, readonly,
+    NOGIL(1, rc = mv_go_wrap_device((uintptr_t)ptr, n, shape, sp, (char *)typestr, readonly,
                                    (uintptr_t)stream, sync, obj, &m, &e));
     if (rc != 0) {
         Py_DECREF(obj);
@@ -383,7 +383,7 @@ dtype_info(PyObject *arg, int as_format)
         return NULL;
     mv_meta m; /* only itemsize, dtype, typestr and format are filled */
     mv_err e;
-    if (mvgo_dtype_info((char *)name, as_format, &m, &e) != 0)
+    if (mv_go_dtype_info((char *)name, as_format, &m, &e) != 0)
         return mv_raise(&e);
     const char *format = m.long_format ? m.long_format : m.format;
     PyObject *r = Py_BuildValue("(sLss)", m.long_dtype ? m.long_dtype : m.dtype, (long long)m.itemsize,
@@ -404,7 +404,7 @@ dtype_desc(PyObject *arg, int unused)
         return NULL;
     char *out = NULL;
     mv_err e;
-    if (mvgo_dtype_desc((char *)name, &out, &e) != 0)
+    if (mv_go_dtype_desc((char *)name, &out, &e) != 0)
         return mv_raise(&e);
     PyObject *r = PyUnicode_FromString(out);
     free(out);
@@ -508,7 +508,7 @@ core_cuda_device_count(PyObject *mod, PyObject *unused)
     if (!mv_go_usable())
         return PyLong_FromLong(0); /* a forked child cannot use CUDA (fork.c): none here */
     int n;
-    NOGIL(1, n = mvgo_cuda_device_count()); /* the first call loads and initialises the driver */
+    NOGIL(1, n = mv_go_cuda_device_count()); /* the first call loads and initialises the driver */
     return PyLong_FromLong(n);
 }
 
@@ -549,7 +549,7 @@ core_view(PyObject *mod, PyObject *args)
     }
     mv_meta m;
     mv_err e;
-    int rc = mvgo_index(a->handle, (int)n, idx, &m, &e);
+    int rc = mv_go_index(a->handle, (int)n, idx, &m, &e);
     return finish_view(rc, &m, &e, a);
 }
 
@@ -585,7 +585,7 @@ core_transpose(PyObject *mod, PyObject *args)
         return NULL;
     mv_meta m;
     mv_err e;
-    int rc = mvgo_transpose(a->handle, n, axes, &m, &e);
+    int rc = mv_go_transpose(a->handle, n, axes, &m, &e);
     return finish_view(rc, &m, &e, a);
 }
 
@@ -608,7 +608,7 @@ core_reshape(PyObject *mod, PyObject *args)
         return NULL;
     mv_meta m;
     mv_err e;
-    int rc = mvgo_reshape(a->handle, n, shape, &m, &e);
+    int rc = mv_go_reshape(a->handle, n, shape, &m, &e);
     return finish_view(rc, &m, &e, a);
 }
 
@@ -626,7 +626,7 @@ core_readonly_view(PyObject *mod, PyObject *o)
         return NULL;
     mv_meta m;
     mv_err e;
-    int rc = mvgo_readonly(a->handle, &m, &e);
+    int rc = mv_go_readonly(a->handle, &m, &e);
     return finish_view(rc, &m, &e, a);
 }
 
@@ -669,7 +669,7 @@ core_copy(PyObject *mod, PyObject *args)
     int rc;
     a->busy++;
     NOGIL(long_work(a) || device[0] != 0,
-          rc = mvgo_copy_to_device(a->handle, (char *)device, order[0], (uintptr_t)stream, pool, &m, &e));
+          rc = mv_go_copy_to_device(a->handle, (char *)device, order[0], (uintptr_t)stream, pool, &m, &e));
     a->busy--;
     return finish(rc, &m, &e, NULL);
 }
@@ -730,7 +730,7 @@ core_copyto(PyObject *mod, PyObject *args)
     dst->busy++;
     src->busy++;
     NOGIL(long_work(dst) || long_work(src),
-          rc = mvgo_copyto(dst->handle, src->handle, (uintptr_t)stream, &e));
+          rc = mv_go_copyto(dst->handle, src->handle, (uintptr_t)stream, &e));
     dst->busy--;
     src->busy--;
     if (rc != 0)
@@ -780,7 +780,7 @@ core_fill(PyObject *mod, PyObject *args)
     mv_err e;
     int rc;
     a->busy++;
-    NOGIL(long_work(a), rc = mvgo_fill(a->handle, (void *)item, n, (uintptr_t)stream, &e));
+    NOGIL(long_work(a), rc = mv_go_fill(a->handle, (void *)item, n, (uintptr_t)stream, &e));
     a->busy--;
     if (rc != 0)
         return mv_raise(&e);
@@ -829,7 +829,7 @@ core_release(PyObject *mod, PyObject *o)
     /* freeing CUDA memory may wait for the device; a forked child never gives Go
      * back what it inherited (fork.c): its exit reclaims it */
     if (h != 0 && mv_go_usable())
-        NOGIL(a->device_kind != MV_DEV_CPU, rc = mvgo_release(h, &e));
+        NOGIL(a->device_kind != MV_DEV_CPU, rc = mv_go_release(h, &e));
     mv_drop_hold(a); /* a C-level view: its base array may go now */
     if (rc != 0)
         return mv_raise(&e);
@@ -844,7 +844,7 @@ core_pool_info(PyObject *mod, PyObject *unused)
     if (mv_check_go() < 0)
         return NULL;
     char backend[64], warning[512];
-    mvgo_pool_info(backend, sizeof backend, warning, sizeof warning);
+    mv_go_pool_info(backend, sizeof backend, warning, sizeof warning);
     return Py_BuildValue("(ss)", backend, warning);
 }
 
@@ -863,7 +863,7 @@ core_cuda_stream_create(PyObject *mod, PyObject *args)
     uintptr_t h = 0;
     mv_err e;
     int rc;
-    NOGIL(1, rc = mvgo_stream_create(ordinal, non_blocking, &h, &e));
+    NOGIL(1, rc = mv_go_stream_create(ordinal, non_blocking, &h, &e));
     if (rc != 0)
         return mv_raise(&e);
     return PyLong_FromUnsignedLongLong(h);
@@ -881,7 +881,7 @@ core_cuda_stream_destroy(PyObject *mod, PyObject *args)
         return NULL;
     mv_err e;
     int rc;
-    NOGIL(1, rc = mvgo_stream_destroy((uintptr_t)h, &e));
+    NOGIL(1, rc = mv_go_stream_destroy((uintptr_t)h, &e));
     if (rc != 0)
         return mv_raise(&e);
     Py_RETURN_NONE;
@@ -902,7 +902,7 @@ core_cuda_stream_sync(PyObject *mod, PyObject *args)
     int done = 0;
     mv_err e;
     int rc;
-    NOGIL(!query, rc = mvgo_stream_sync(ordinal, (uintptr_t)h, query, &done, &e));
+    NOGIL(!query, rc = mv_go_stream_sync(ordinal, (uintptr_t)h, query, &done, &e));
     if (rc != 0)
         return mv_raise(&e);
     return PyBool_FromLong(done);
@@ -917,7 +917,7 @@ core_cuda_pool_stats(PyObject *mod, PyObject *unused)
     if (!mv_go_usable())
         return mv_raise_forked_cuda("CUDA memory statistics");
     int64_t s[4] = {0, 0, 0, 0};
-    mvgo_cuda_pool_stats(s);
+    mv_go_cuda_pool_stats(s);
     return Py_BuildValue("(LLLL)", (long long)s[0], (long long)s[1], (long long)s[2], (long long)s[3]);
 }
 

@@ -5,7 +5,7 @@
  * The buffer's memory is used in place, read-only if the buffer is.
  */
 #include "protocols.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
 /* child_from_bytes is from_bytes in a forked child (fork.c): the format must
  * be one the C import knows without Go (import_fast.c). */
@@ -88,7 +88,7 @@ core_from_bytes(PyObject *mod, PyObject *args)
         return child_from_bytes(obj, (int)ndim, shape, dtype, order[0], writable);
     mv_meta info; /* itemsize and format of dtype */
     mv_err e;
-    if (mvgo_dtype_info((char *)dtype, 1, &info, &e) != 0) /* the pickle names a PEP 3118 format */
+    if (mv_go_dtype_info((char *)dtype, 1, &info, &e) != 0) /* the pickle names a PEP 3118 format */
         return mv_raise(&e);
     free(info.long_dtype); /* only the format is used */
     const char *format = info.long_format ? info.long_format : info.format;
@@ -122,7 +122,7 @@ core_from_bytes(PyObject *mod, PyObject *args)
     } else {
         mv_meta m;
         int readonly = view->readonly || writable == 0;
-        if (mvgo_import(view->buf, (int)ndim, shape, strides, info.itemsize, (char *)format, readonly, view, &m,
+        if (mv_go_import(view->buf, (int)ndim, shape, strides, info.itemsize, (char *)format, readonly, view, &m,
                         &e) == 0) {
             free(info.long_format);
             return mv_new_array(&m, obj); /* the buffer is released with the array's memory */

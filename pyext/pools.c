@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 #include "memory.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
 /* The facade's dispatcher of logging-pool lines: f(pool_id, line). */
 static PyObject *pool_log_fn = NULL;
@@ -139,7 +139,7 @@ pools_new(PyObject *mod, PyObject *args)
     mv_err e;
     int rc;
     /* a CUDA pool may load the driver and create its context */
-    NOGIL(kind == MV_POOL_BACKEND, rc = mvgo_pool_new(kind, (char *)(name ? name : ""), inner, &id, &e));
+    NOGIL(kind == MV_POOL_BACKEND, rc = mv_go_pool_new(kind, (char *)(name ? name : ""), inner, &id, &e));
     if (rc != 0)
         return mv_raise(&e);
     return PyLong_FromUnsignedLongLong(id);
@@ -154,7 +154,7 @@ pools_drop(PyObject *mod, PyObject *arg)
     if (mv_pool_arg(arg, &id) < 0)
         return NULL;
     if (mv_go_usable())
-        mvgo_pool_drop(id);
+        mv_go_pool_drop(id);
     Py_RETURN_NONE;
 }
 
@@ -173,7 +173,7 @@ pools_default(PyObject *mod, PyObject *args)
     mv_err e;
     if (set != 0)
         mv_blocks_pool_changed(); /* cached blocks belong to the pool that lent them */
-    if (mvgo_pool_default(set, &id, &e) != 0)
+    if (mv_go_pool_default(set, &id, &e) != 0)
         return mv_raise(&e);
     return PyLong_FromUnsignedLongLong(id);
 }
@@ -193,7 +193,7 @@ pools_stats(PyObject *mod, PyObject *arg)
     char backend[64], device[24];
     mv_err e;
     mv_blocks_flush(); /* the cache's free blocks are not the user's */
-    if (mvgo_pool_stats(id, s, backend, sizeof backend, device, sizeof device, &e) != 0)
+    if (mv_go_pool_stats(id, s, backend, sizeof backend, device, sizeof device, &e) != 0)
         return mv_raise(&e);
     return Py_BuildValue("(LLLLLss)", (long long)s[0], (long long)s[1], (long long)s[2],
                          (long long)s[3], (long long)s[4], backend, device);
@@ -211,7 +211,7 @@ pools_leaks(PyObject *mod, PyObject *arg)
         return NULL;
     char *out = NULL;
     mv_err e;
-    if (mvgo_pool_leaks(id, &out, &e) != 0)
+    if (mv_go_pool_leaks(id, &out, &e) != 0)
         return mv_raise(&e);
     PyObject *r = PyUnicode_FromString(out);
     free(out);

@@ -10,7 +10,7 @@
  */
 #include "protocols.h"
 #include "foreign.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
 /* Set by memview._core._interpreter_exiting, which memview registers with
  * atexit: from then on a thread Python does not know must not wait for the GIL. */
@@ -57,7 +57,7 @@ mv_host_wait(MVArray *a)
         return 0;
     int done = 0;
     mv_err e;
-    if (mvgo_stream_sync(a->device_id, (uintptr_t)p, 0, &done, &e) != 0) {
+    if (mv_go_stream_sync(a->device_id, (uintptr_t)p, 0, &done, &e) != 0) {
         mv_raise(&e);
         return -1;
     }

@@ -13,6 +13,8 @@
 // (handles.go), and names pools by id, never by Go pointers.
 package pyext
 
+//go:generate python3 ../tools/gobridge.py
+
 /*
 #cgo CFLAGS: -Wall -Wextra -Werror
 int mv_install(void);

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "capi.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
 /* _selftest_panic(): runs a Go function that panics, to prove the panic is
  * recovered and surfaces as SystemError instead of aborting the interpreter. */
@@ -25,7 +25,7 @@ core_selftest_panic(PyObject *mod, PyObject *unused)
     if (mv_check_go() < 0)
         return NULL;
     mv_err e;
-    if (mvgo_selftest_panic(&e) != 0)
+    if (mv_go_selftest_panic(&e) != 0)
         return mv_raise(&e);
     Py_RETURN_NONE;
 }

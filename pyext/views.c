@@ -16,7 +16,7 @@
  * therefore always raised by the one implementation.
  */
 #include "views.h"
-#include "_cgo_export.h"
+#include "go_bridge.h"
 
 /* The facade's slow paths (memview/_array.py), set by set_hooks. */
 static PyObject *hook_getitem;   /* (a, key) -> value */
@@ -122,7 +122,7 @@ mv_undo_fresh_handles(void)
         if (a != NULL && a->handle == fresh[k].h && (a->hold != NULL || a->import != NULL) && a->busy == 0) {
             a->handle = 0;
             if (mv_go_usable())
-                mvgo_release(fresh[k].h, NULL);
+                mv_go_release(fresh[k].h, NULL);
         }
     }
 }
@@ -201,7 +201,7 @@ mv_array_handle(MVArray *a)
     mv_layout_int64(a, shape, strides);
     uintptr_t out = 0;
     mv_err e;
-    if (mvgo_layout_view(root, (int64_t)(a->buf - h->buf), a->ndim, shape, strides, a->readonly, &out, &e) != 0) {
+    if (mv_go_layout_view(root, (int64_t)(a->buf - h->buf), a->ndim, shape, strides, a->readonly, &out, &e) != 0) {
         mv_raise(&e);
         return 0;
     }
@@ -222,7 +222,7 @@ mv_drop_hold(MVArray *a)
         uintptr_t k = h->kept;
         h->kept = 0;
         if (mv_go_usable())
-            NOGIL(h->device_kind != MV_DEV_CPU, mvgo_release(k, NULL));
+            NOGIL(h->device_kind != MV_DEV_CPU, mv_go_release(k, NULL));
     }
     if (h->cviews == 0) {
         mv_import_free(&h->kept_import);
