@@ -1,7 +1,7 @@
 """The cost of os.fork() + waitpid in a process with memview imported, against a plain
 interpreter, measured in one run.
 
-memview does nothing around a fork (pyext/fork.c: a forked child never enters Go, so
+memview does nothing around a fork (pyext/go_fork.c: a forked child never enters Go, so
 the parent need not bring Go to a quiet state first): no wait, no stop-the-world, no
 collector pause. What remains is the kernel's copy of a larger address space. Each
 side forks a child that exits at once, many times, and the best and median latencies

@@ -15,7 +15,7 @@ import (
 	"github.com/memview/memview/memview"
 )
 
-// Blocks lent to C's creation cache (blocks.c). mv.empty and mv.zeros of
+// Blocks lent to C's creation cache (core_blocks.c). mv.empty and mv.zeros of
 // small host arrays take their memory from blocks the cache asked Go for in
 // batches, and make the array object in C: Go is not called per array. Each
 // block is a Buffer of the default pool, held here by address until C gives it

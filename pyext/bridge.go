@@ -14,9 +14,9 @@ import (
 	"github.com/memview/memview/memview"
 )
 
-// The functions in this file are called from C (module.c, exporter.c) with the
+// The functions in this file are called from C (through go_bridge.c) with the
 // GIL held. Each recovers panics (guard), reports errors through an mv_err, and
-// hands C an array only as a runtime/cgo.Handle plus copied metadata.
+// hands C an array only as a handle (handles.go) plus copied metadata.
 
 // storeCPtr writes p into a pointer-typed slot of C memory (a field of a C
 // struct, an out parameter) as a plain word. A pointer-typed store from Go
@@ -265,7 +265,7 @@ func mvgo_reshape(h C.uintptr_t, n C.int, shape *C.int64_t, m *C.mv_meta, e *C.m
 func mvgo_layout_view(h C.uintptr_t, offset C.int64_t, n C.int, shape, strides *C.int64_t, readonly C.int,
 	out *C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	// A view C computed (pyext/views.c) gets its Go array when Go code needs
+	// A view C computed (pyext/ops_views.c) gets its Go array when Go code needs
 	// it: the layout is checked against the buffer here again.
 	return withArray(h, e, func(a *memview.Array) error {
 		v, err := memview.NewArray(a.Buffer(), a.DType(), ints(shape, n), ints(strides, n),

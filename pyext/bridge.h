@@ -40,7 +40,7 @@ typedef struct {
 /* mv_meta is everything the exporter caches in C when an array object is made, so
  * that getbuffer and the attribute getters never call Go. */
 typedef struct {
-    uintptr_t handle; /* runtime/cgo.Handle of the Go *memview.Array */
+    uintptr_t handle; /* handle (handles.go) of the Go *memview.Array */
     char *buf;        /* address of element 0 (pinned or off the Go heap) */
     int64_t len;      /* product(shape) * itemsize */
     int64_t itemsize;

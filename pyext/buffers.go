@@ -15,7 +15,7 @@ import (
 	"github.com/memview/memview/memview"
 )
 
-// The Go half of memview.Buffer (buffer.c): C holds a handle to a
+// The Go half of memview.Buffer (mem_buffer.c): C holds a handle to a
 // *memview.Buffer (one reference) and caches its metadata; these functions
 // make, slice, resize and view buffers. Called from C with the GIL held
 // unless a comment says otherwise; each recovers panics (guard).
@@ -62,7 +62,7 @@ func bufferOf(h C.uintptr_t) (*memview.Buffer, error) {
 }
 
 // mvgo_buffer_new allocates a zero-filled buffer of size bytes from the pool
-// with id pool (0: the default). It may run without the GIL (buffer.c does so
+// with id pool (0: the default). It may run without the GIL (mem_buffer.c does so
 // for pools on a CUDA device).
 //
 //export mvgo_buffer_new
@@ -82,7 +82,7 @@ func mvgo_buffer_new(size C.int64_t, pool C.uint64_t, resizable C.int, m *C.mv_b
 }
 
 // mvgo_buffer_from allocates a buffer holding a copy of n bytes at src (memory
-// a Python exporter lends, C-contiguous). It may run without the GIL (buffer.c
+// a Python exporter lends, C-contiguous). It may run without the GIL (mem_buffer.c
 // does so for copies of 64 KiB or more).
 //
 //export mvgo_buffer_from
@@ -118,7 +118,7 @@ func mvgo_buffer_slice(h C.uintptr_t, offset, length C.int64_t, mutable C.int, m
 
 // mvgo_buffer_resize resizes (reserve == 0: Resize(n, shrink)) or reserves
 // (Reserve(n)) and writes the new pointer, size and capacity into m (not a
-// new handle). It may run without the GIL (buffer.c does so for buffers of
+// new handle). It may run without the GIL (mem_buffer.c does so for buffers of
 // 64 KiB or more, whose memory may be copied).
 //
 //export mvgo_buffer_resize
@@ -171,7 +171,7 @@ func mvgo_buffer_view(h C.uintptr_t, dtype *C.char, ndim C.int, shape, strides *
 // mvgo_buffer_on gives the buffer as memory of device: a view when the device
 // can address it; else, with copy set, a copy from the pool with id pool on
 // stream (handle; 0: the legacy default stream), else an error reported as
-// BufferError. It may run without the GIL (buffer.c does so for copies).
+// BufferError. It may run without the GIL (mem_buffer.c does so for copies).
 //
 //export mvgo_buffer_on
 func mvgo_buffer_on(h C.uintptr_t, device *C.char, copyOK C.int, pool C.uint64_t, stream C.uintptr_t,

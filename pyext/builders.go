@@ -13,7 +13,7 @@ import (
 	"github.com/memview/memview/memview"
 )
 
-// The Go half of memview.Builder (builder.c). C converts and writes the items
+// The Go half of memview.Builder (mem_builder.c). C converts and writes the items
 // itself, straight into the builder's memory, and calls Go only to grow it and
 // to finish: the builder's length lives in C between those calls.
 
@@ -63,7 +63,7 @@ func (b *builder) sync(n C.int64_t) error {
 
 // mvgo_builder_reserve records that C has written n bytes and makes room for
 // additional more (growing by a factor of two), writing the memory's address
-// and capacity into data and capacity. It may run without the GIL (builder.c
+// and capacity into data and capacity. It may run without the GIL (mem_builder.c
 // does so when 64 KiB or more may be copied).
 //
 //export mvgo_builder_reserve

@@ -1,5 +1,5 @@
 /*
- * fork.c — a forked child never enters Go.
+ * go_fork.c — a forked child never enters Go.
  *
  * A Go runtime does not survive fork(). The child has one thread, the one that
  * forked, but the runtime still counts the parent's others: its monitor, the
@@ -13,12 +13,12 @@
  *     child before fork() returns, before any Python code. The parent does
  *     nothing around a fork: no wait, no stop-the-world, no collector pause.
  *   - In a child, no C in this extension calls Go. Every call into Go is behind
- *     mv_go_usable() (capi.h), or mv_check_go(), which raises the RuntimeError
+ *     mv_go_usable() (core.h), or mv_check_go(), which raises the RuntimeError
  *     below; the functions gopy binds (memview._ext._pyext, every function and
  *     method of a package built --with) are wrapped in C that asks the same
  *     (gopy_gate.c), and gopy's finalizers (DecRef) do nothing there: what the
  *     child inherited is reclaimed when it exits.
- *   - memview's own host work has C paths that a child takes (hostwork.c):
+ *   - memview's own host work has C paths that a child takes (ops_host.c):
  *     creating arrays (the creation cache's free blocks, else mmap), views,
  *     copies, fills, imports of CPU producers, every export, pickles both ways,
  *     release. Memory made in the child is freed without Go (munmap); memory
@@ -33,7 +33,7 @@
  * a raw system call that bypasses the C library is not told.
  */
 #include <pthread.h>
-#include "capi.h"
+#include "go.h"
 
 int mv_in_child;
 

@@ -8,9 +8,7 @@
  */
 #include <limits.h>
 #include <string.h>
-
-#include "capi.h"
-#include "go_bridge.h"
+#include "gopy.h"
 
 /* defined below, with the other conversions of arguments */
 int mv_go_int_arg(PyObject *o, int bits, int is_signed, const char *func, const char *arg, void *out);

@@ -14,9 +14,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-
-#include "capi.h"
-#include "gopy_fast.h"
+#include "gopy.h"
 
 /* The generated table, by Python name; absent from a build without bound
  * packages (or with none the entries cover). */

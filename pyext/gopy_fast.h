@@ -45,7 +45,7 @@ typedef struct {
     PyObject **result_class;
 } mv_fast_def;
 
-extern int mv_in_child; /* fork.c: set in a forked child, where no Go may run */
+extern int mv_in_child; /* go_fork.c: set in a forked child, where no Go may run */
 
 PyObject *mv_fast_forked(const char *cname);
 int mv_fast_bind(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *const *names, int n,

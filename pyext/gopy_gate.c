@@ -1,5 +1,5 @@
 /*
- * gopy_gate.c — the functions gopy binds pass the fork check (fork.c) before Go.
+ * gopy_gate.c — the functions gopy binds pass the fork check (go_fork.c) before Go.
  *
  * gopy's code calls Go from C (pybindgen's wrappers in memview._ext._pyext), and
  * its Python wrappers reach those functions as attributes of that module at each
@@ -11,7 +11,7 @@
  * counting of its handles (IncRef, DecRef: what finalizers call) does nothing
  * there, so a child leaks what it inherited and its exit reclaims it.
  */
-#include "capi.h"
+#include "gopy.h"
 
 /* gate_call(original, args, kwargs): the original function, or the fork's error */
 static PyObject *

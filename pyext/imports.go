@@ -173,7 +173,7 @@ func alignment(dt memview.DType) int {
 
 // mvgo_import_info describes the items of an exporter's format as importBuffer
 // reads it — item size, the alignment the data needs, and the array's format,
-// name and typestr — for imports checked in C (import_fast.c).
+// name and typestr — for imports checked in C (ops_import.c).
 //
 //export mvgo_import_info
 func mvgo_import_info(format *C.char, m *C.mv_meta, align *C.int, e *C.mv_err) (rc C.int) {

@@ -1,6 +1,6 @@
 /*
  * memory_bridge.h — what crosses between pyext's C and Go for memview.Buffer,
- * memview.Builder and memview.Pool objects (buffer.c, builder.c, pools.c and
+ * memview.Builder and memview.Pool objects (mem_buffer.c, mem_builder.c, mem_pools.c and
  * buffers.go, builders.go, pools.go). No Python types here.
  */
 #ifndef MEMVIEW_MEMORY_BRIDGE_H
@@ -30,7 +30,7 @@ enum {
     MV_POOL_CHECKED = 3, /* records each live allocation's origin */
 };
 
-/* Implemented in C (pools.c), called from Go with or without the GIL:
+/* Implemented in C (mem_pools.c), called from Go with or without the GIL:
  * mv_pool_log hands one line of a logging pool to Python; mv_py_origin writes
  * the calling Python thread's traceback (most recent call last) into buf and
  * returns its length. */

@@ -213,7 +213,7 @@ func mvgo_pool_leaks(id C.uint64_t, out **C.char, e *C.mv_err) (rc C.int) {
 	return 0
 }
 
-// pyLog hands a logging pool's line to Python (pools.c takes the GIL).
+// pyLog hands a logging pool's line to Python (mem_pools.c takes the GIL).
 func pyLog(id uint64, line string) {
 	cs := C.CString(line)
 	defer C.free(unsafe.Pointer(cs))

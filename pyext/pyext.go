@@ -4,8 +4,8 @@
 // the live handle count). Go packages built together with memview (build.py
 // --with) are bound by gopy in the same extension, and reach memview through
 // gopy_bridge.go; the code gopy generates calls package gopyrt. Everything on the
-// hot path is C written to the limited API of Python 3.11 (exporter.c, module.c,
-// one C file per exchange protocol, and buffer.c, builder.c, pools.c for raw
+// hot path is C written to the limited API of Python 3.11 (core_array.c, module.c,
+// one C file per exchange protocol, and mem_buffer.c, mem_builder.c, mem_pools.c for raw
 // memory): heap types made with PyType_FromSpec whose getbuffer reads metadata
 // cached in C and calls no Go, and the module memview._core, whose functions call
 // Go (bridge.go, buffers.go, builders.go, pools.go) with the GIL held unless they

@@ -13,8 +13,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "capi.h"
-#include "go_bridge.h"
+#include "module.h"
 
 /* _selftest_panic(): runs a Go function that panics, to prove the panic is
  * recovered and surfaces as SystemError instead of aborting the interpreter. */
@@ -33,7 +32,7 @@ core_selftest_panic(PyObject *mod, PyObject *unused)
 /* ---- a forked child that enters Go crashes instead of hanging ----
  *
  * The test build makes the Go code of the extension unexecutable in every forked
- * child, right after the fork (fork.c's child hook): any call into Go there then
+ * child, right after the fork (go_fork.c's child hook): any call into Go there then
  * dies with SIGSEGV at once, where in a product build it could wait forever, so no
  * test can miss an entry into Go. Every call from C into Go goes through cgo's
  * crosscall2 and then the Go half of an exported function (_cgoexp_...); the
@@ -148,7 +147,7 @@ static PyMethodDef selftest_methods[] = {
     {"_selftest_dlpack_vectorcall", core_selftest_dlpack_vectorcall, METH_O,
      "_selftest_dlpack_vectorcall(on) -> bool: how from_dlpack calls producers"},
     {"_c_layout", mv_selftest_c_layout, METH_VARARGS,
-     "_c_layout(a, op, arg) -> (shape, strides, offset, scalar, c, f) or None: views.c's layout"},
+     "_c_layout(a, op, arg) -> (shape, strides, offset, scalar, c, f) or None: ops_views.c's layout"},
     {NULL},
 };
 

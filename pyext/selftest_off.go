@@ -5,7 +5,7 @@ package pyext
 // The product extension has no self-test functions (see selftest.go).
 
 /*
-#include "capi.h"
+#include "module.h"
 
 int
 mv_add_selftests(PyObject *mod)

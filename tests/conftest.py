@@ -25,7 +25,7 @@ def _state(collect=True):
 
 
 # MEMVIEW_TEST_POOL=plain runs every test under a plain host pool instead, the
-# kind of pool the creation cache serves (pyext/blocks.c): small arrays are then
+# kind of pool the creation cache serves (pyext/core_blocks.c): small arrays are then
 # made in C from cached blocks, as in a program that keeps the default pool.
 # The leak check is the pool's statistics alone (they say what the user holds).
 PLAIN = os.environ.get("MEMVIEW_TEST_POOL") == "plain"

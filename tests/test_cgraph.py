@@ -35,7 +35,7 @@ def test_edges_count_non_static_names_and_header_macros(tmp_path, monkeypatch):
             int helper(int x) { return x; }
             static int hidden(void) { return 0; }
         """,
-        "views.c": """
+        "ops_views.c": """
             #include "a.h"
             static int hidden(void) { return 1; }  /* its own, not core.c's */
             int view(void) { "mv_raise in a string"; return RAISE("x") + twice(1) + hidden(); }
@@ -49,8 +49,8 @@ def test_edges_count_non_static_names_and_header_macros(tmp_path, monkeypatch):
     units, _ = cg.load()
     edges = cg.graph(units)
     assert {e: sorted(n) for e, n in edges.items()} == {
-        ("views.c", "core.c"): ["helper", "mv_raise"],
-        ("module.c", "views.c"): ["view"],
+        ("ops_views.c", "core.c"): ["helper", "mv_raise"],
+        ("module.c", "ops_views.c"): ["view"],
         ("module.c", "core.c"): ["mv_error"],
     }
     nodes = [u.name for u in units]
@@ -81,6 +81,26 @@ def test_upward_edges_and_circles_inside_a_layer(tmp_path, monkeypatch):
     }
 
 
-def test_pyext_has_no_edge_beyond_the_baseline():
+def test_only_the_go_bridge_calls_go(tmp_path, monkeypatch, capsys):
+    cg = _load()
+    _write(tmp_path, {
+        "go_bridge.c": '#include "_cgo_export.h"\nint mv_go_f(void) { return mvgo_f(); }\n',
+        "core.c": "int a(void) { return mv_go_f(); }\n",
+        "sneak.c": "int b(void) { return mvgo_f(); }\n",
+        "header.c": '#include "_cgo_export.h"\nint c(void) { return 0; }\n',
+    })
+    (tmp_path / "x.go").write_text("package x\n\n//export mvgo_f\nfunc mvgo_f() C.int { return 0 }\n")
+    (tmp_path / "layers.toml").write_text(
+        '[[layer]]\nname = "go"\nfiles = ["go_*.c"]\ncalls_go = true\n'
+        '[[layer]]\nname = "core"\nfiles = ["core.c", "sneak.c", "header.c"]\n')
+    monkeypatch.setattr(cg, "PYEXT", tmp_path)
+    monkeypatch.setattr(cg, "LAYERS", tmp_path / "layers.toml")
+    assert cg.main(["--check", "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert "CALLS GO: sneak.c uses mvgo_f" in out and "CALLS GO: header.c" in out
+    assert "core.c uses" not in out
+
+
+def test_pyext_is_layered():
     cg = _load()
     assert cg.main(["--check", "--quiet"]) == 0

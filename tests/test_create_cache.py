@@ -1,4 +1,4 @@
-"""The creation cache (pyext/blocks.c, pyext/create.c): mv.empty, mv.zeros and
+"""The creation cache (pyext/core_blocks.c, pyext/ops_create.c): mv.empty, mv.zeros and
 Array.copy of small host arrays made in C from blocks Go lends in batches.
 
 Each test runs under a plain pool over the host backend (the cache serves only

@@ -1,4 +1,4 @@
-"""mv.from_dlpack of host tensors, made in C without Go (pyext/dlpack_import.c):
+"""mv.from_dlpack of host tensors, made in C without Go (pyext/proto_dlpack_import.c):
 the tensor's deleter runs exactly once in whatever order the array, its views,
 release(), exports and Go let go of the memory; the base is the producer; the
 layout (strides, byte_offset, 0-d, empty) and the read-only flag are the

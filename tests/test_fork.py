@@ -2,7 +2,7 @@
 
 A Go runtime does not survive fork(): in a child, anything that hands work to another
 thread waits forever. memview marks a forked child (pthread_atfork) and never calls Go
-there (pyext/fork.c): its own host arrays are made, viewed, copied, imported, exported
+there (pyext/go_fork.c): its own host arrays are made, viewed, copied, imported, exported
 and pickled in C, and what needs Go raises RuntimeError at once. In the test build every
 forked child also makes the extension's Go code unexecutable right after the fork
 (pyext/selftest.c), so an entry into Go kills the child with SIGSEGV instead of hanging:
@@ -414,7 +414,7 @@ def test_fork_beside_adversarial_go_load():
 
 
 def test_copies_in_a_child_match_numpy_over_random_layouts():
-    """The C copies a child does (hostwork.c) against NumPy's assignment from a copy
+    """The C copies a child does (ops_host.c) against NumPy's assignment from a copy
     of the source (memview assigns as if through a temporary; NumPy does not when
     1-D views overlap with strides in one direction): random views of one buffer
     (negative strides, overlap, broadcasting) and of another, several item sizes.

@@ -1,4 +1,4 @@
-"""The C fast path of indexing, transpose and reshape (pyext/views.c) against the
+"""The C fast path of indexing, transpose and reshape (pyext/ops_views.c) against the
 Go core (memview.Array.Index / Transpose / Reshape, reached through _core.view,
 _core.transpose and _core.reshape), over random layouts and keys: one set of
 layout rules, checked both ways.

@@ -1,14 +1,10 @@
 #!/usr/bin/env python3
 """Which C file of pyext/ uses which: the file graph, its circles and its layers.
 
-    python3 tools/cgraph.py                  print the graph and its strongly
-                                             connected components
-    python3 tools/cgraph.py --check          also fail on any edge that goes up the
-                                             layer table (tools/cgraph_layers.toml) or
-                                             closes a circle inside a layer, unless the
-                                             baseline (tools/cgraph_baseline.txt) lists it
-    python3 tools/cgraph.py --write-baseline record today's violations as the baseline
-    python3 tools/cgraph.py --strict         --check with no baseline: the goal
+    python3 tools/cgraph.py            print the graph and its strongly connected components
+    python3 tools/cgraph.py --check    also fail on any edge that goes up the layer table
+                                       (tools/cgraph_layers.toml) or closes a circle inside
+                                       a layer, and on any call into Go outside the Go bridge
 
 An edge A -> B means that A uses a non-static name (a function or a variable) that
 B defines. Headers only declare, so they make no nodes; what a header's macros and
@@ -32,7 +28,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PYEXT = ROOT / "pyext"
 LAYERS = ROOT / "tools" / "cgraph_layers.toml"
-BASELINE = ROOT / "tools" / "cgraph_baseline.txt"
 
 TOKEN = re.compile(r"[A-Za-z_]\w*|\d[\w.]*|->|\S")
 IDENT = re.compile(r"[A-Za-z_]\w*$")
@@ -281,23 +276,9 @@ def violations(nodes, edges, where) -> dict[tuple[str, str], str]:
     return bad
 
 
-def read_baseline() -> set[tuple[str, str]]:
-    if not BASELINE.exists():
-        return set()
-    out = set()
-    for ln in BASELINE.read_text().splitlines():
-        ln = ln.split("#", 1)[0].strip()
-        if ln:
-            a, _, b = ln.partition("->")
-            out.add((a.strip(), b.strip()))
-    return out
-
-
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="fail on violations not in the baseline")
-    ap.add_argument("--strict", action="store_true", help="fail on every violation (no baseline)")
-    ap.add_argument("--write-baseline", action="store_true", help="record today's violations")
+    ap.add_argument("--check", action="store_true", help="fail on any violation")
     ap.add_argument("--quiet", action="store_true", help="print only the summary and the failures")
     ap.add_argument("--dir", type=Path, help="read the C files from DIR instead of pyext/")
     args = ap.parse_args(argv)
@@ -339,27 +320,14 @@ def main(argv: list[str]) -> int:
         print(f"cgraph: no layer for {', '.join(missing)}: add them to {LAYERS.relative_to(ROOT)}")
         return 1
     bad = violations(nodes, edges, where)
-    if args.write_baseline:
-        lines = ["# Edges between pyext's C files that break the layering (tools/cgraph_layers.toml)",
-                 "# today: `python3 tools/cgraph.py --check` fails only on edges not listed here.",
-                 "# Delete lines as the layering lands; regenerate with --write-baseline.", ""]
-        lines += [f"{a} -> {b}  # {bad[(a, b)]}: {' '.join(sorted(edges[(a, b)]))}" for (a, b) in sorted(bad)]
-        BASELINE.write_text("\n".join(lines) + "\n")
-        print(f"wrote {len(bad)} edges to {BASELINE.relative_to(ROOT)}")
-        return 0
-    if not (args.check or args.strict):
+    if not args.check:
         print(f"layering: {len(bad)} edges go up the layers or round a circle")
         return 0
-    base = set() if args.strict else read_baseline()
-    new = sorted(set(bad) - base)
-    gone = sorted(base - set(bad))
-    print(f"layering: {len(bad)} violations, {len(bad) - len(new)} of them in the baseline, {len(new)} new")
-    for e in gone:
-        print(f"  fixed (delete from the baseline): {e[0]} -> {e[1]}")
-    for (a, b) in new:
-        print(f"  NEW {bad[(a, b)]}: {a} [{names[where[a]]}] -> {b} [{names[where[b]]}]"
+    print(f"layering: {len(bad)} violations")
+    for (a, b) in sorted(bad):
+        print(f"  {bad[(a, b)].upper()}: {a} [{names[where[a]]}] -> {b} [{names[where[b]]}]"
               f" uses {' '.join(sorted(edges[(a, b)]))}")
-    return 1 if new or go_callers else 0
+    return 1 if bad or go_callers else 0
 
 
 if __name__ == "__main__":

@@ -62,7 +62,7 @@ from ._pools import pool_id as _pool_id  # noqa: E402
 _core._extension_dir = _HERE
 
 # From exit on, foreign threads that free a DLPack tensor or an Arrow array no
-# longer wait for the GIL (see pyext/protocols.c).
+# longer wait for the GIL (see pyext/proto_common.c).
 _atexit.register(_core._interpreter_exiting)
 
 __all__ = [
@@ -129,7 +129,7 @@ def _zeros_py(shape, dtype="float64", *, order="C", device="cpu", pool=None) -> 
     return _empty_py(shape, dtype, order=order, device=device, pool=pool)
 
 
-# mv.empty and mv.zeros are C functions (pyext/create.c): small host arrays
+# mv.empty and mv.zeros are C functions (pyext/ops_create.c): small host arrays
 # come from the creation cache without a Go call; every other call, and every
 # bad argument, goes to the Python functions above.
 empty = _core.empty_fast
@@ -324,7 +324,7 @@ def from_cuda_array_interface(obj, *, sync=None) -> Array:
     return _cai.wrap(obj, who, sync)
 
 
-#: DLPack both ways (pyext/dlpack.c): see its docstring.
+#: DLPack both ways (pyext/proto_dlpack_*.c): see its docstring.
 from_dlpack = _core.from_dlpack
 
 

@@ -266,7 +266,7 @@ class Array(_core.ArrayBase):
 
     # -- views and copies
     # Indexing, len, iteration, T, transpose and reshape are the C base type's
-    # (pyext/views.c); what it leaves to Go comes back to the functions below.
+    # (pyext/ops_views.c); what it leaves to Go comes back to the functions below.
 
     def _copy_slow(self, order="C", *, stream=None, pool=None):
         """A deep copy in new Go-owned memory on the same device (from pool, a
@@ -424,7 +424,7 @@ def _host_ndarray(a):
     return numpy.asarray(memoryview(a))
 
 
-# -- the C type's slow paths (pyext/views.c): keys, values and dtypes its fast
+# -- the C type's slow paths (pyext/ops_views.c): keys, values and dtypes its fast
 # path leaves to Go, and every error
 def _getitem(self, key):
     enc, scalar = encode_key(key, self.ndim)

@@ -1,5 +1,5 @@
 """CUDA across fork(), against the fake driver: a forked child never enters Go
-(pyext/fork.c), so it never reaches the driver either: every CUDA operation
+(pyext/go_fork.c), so it never reaches the driver either: every CUDA operation
 raises CUDAError (a RuntimeError naming the start methods that work), whether or
 not the parent initialised CUDA, is_available() is False, everything else keeps
 working, and inherited device arrays go without a driver call. Run by

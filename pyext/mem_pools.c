@@ -1,13 +1,12 @@
 /*
- * pools.c — memview._core's pool functions (the Python facade's memview.Pool
+ * mem_pools.c — memview._core's pool functions (the Python facade's memview.Pool
  * holds an id), and the two hooks through which Go's pool wrappers reach
  * Python: the lines of a logging pool, and the traceback a checked pool keeps
  * with each live allocation. The hooks may be called without the GIL (from Go
  * work that gave it up) and take it themselves.
  */
 #include <stdio.h>
-#include "memory.h"
-#include "go_bridge.h"
+#include "mem.h"
 
 /* The facade's dispatcher of logging-pool lines: f(pool_id, line). */
 static PyObject *pool_log_fn = NULL;
@@ -234,9 +233,22 @@ pools_set_log(PyObject *mod, PyObject *f)
     Py_RETURN_NONE;
 }
 
+/* pool_info() -> (backend, warning) of the default pool */
+static PyObject *
+core_pool_info(PyObject *mod, PyObject *unused)
+{
+    (void)mod; (void)unused;
+    if (mv_check_go() < 0)
+        return NULL;
+    char backend[64], warning[512];
+    mv_go_pool_info(backend, sizeof backend, warning, sizeof warning);
+    return Py_BuildValue("(ss)", backend, warning);
+}
+
 static PyMethodDef pool_methods[] = {
     {"pool_new", pools_new, METH_VARARGS, "pool_new(kind, name, inner=0) -> pool id"},
     {"pool_drop", pools_drop, METH_O, "pool_drop(id)"},
+    {"pool_info", core_pool_info, METH_NOARGS, "pool_info() -> (backend, warning)"},
     {"pool_default", pools_default, METH_VARARGS, "pool_default(set=0) -> id of the default pool"},
     {"pool_stats", pools_stats, METH_O, "pool_stats(id) -> (bytes, max, total, count, live, backend, device)"},
     {"pool_leaks", pools_leaks, METH_O, "pool_leaks(id) -> JSON list of leak reports"},

@@ -1,5 +1,5 @@
 /*
- * array_interface.c — NumPy's __array_interface__ (version 3) for arrays in
+ * proto_array_interface.c — NumPy's __array_interface__ (version 3) for arrays in
  * host-accessible memory, built from the metadata cached on the array. Arrays in
  * CUDA device memory have none (AttributeError, so hasattr is False): NumPy's
  * interface promises a host pointer.
@@ -8,7 +8,7 @@
  * worked out once per format from the Go core's item descriptor
  * (memview/_interface.py) and cached here.
  */
-#include "protocols.h"
+#include "proto.h"
 
 static PyObject *descr_cache;  /* format -> (typestr, descr, subshape) */
 static PyObject *describe_fn;  /* memview._interface.describe */
@@ -135,3 +135,8 @@ out:
     Py_XDECREF(strides);
     return r;
 }
+
+PyGetSetDef mv_array_interface_getset[] = {
+    {"__array_interface__", mv_get_array_interface, NULL, "NumPy array interface v3 (host memory only).", NULL},
+    {NULL},
+};

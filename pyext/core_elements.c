@@ -1,9 +1,10 @@
 /*
- * elements.c — one element of a memview array read or written in C, for the
+ * core_elements.c — one element of a memview array read or written in C, for the
  * numeric dtypes in native byte order (booleans, integers, float32/64,
  * complex64/128); others go through the facade (memview/_array.py).
  */
-#include "views.h"
+#include "core.h"
+#include "dlpack.h"
 
 /* ---- scalar kinds (from the typestr: native byte order only) ---- */
 
@@ -146,4 +147,42 @@ mv_write_scalar(const MVArray *a, char *p, PyObject *value)
     }
     }
     return 0;
+}
+
+
+/* ---- what an array caches at creation ---- */
+
+/* mv_dlpack_cache works out once whether the array can be described by DLPack
+ * (native byte order, a number or boolean dtype, strides that are whole items)
+ * and caches the DLPack dtype and the element strides. */
+void
+mv_dlpack_cache(MVArray *a)
+{
+    a->dl_ok = 0;
+    const char *t = a->typestr;
+    if ((t[0] != '<' && t[0] != '|') || t[1] == 0 || t[2] < '1' || t[2] > '9')
+        return; /* DLPack data is in native (little-endian) byte order */
+    /* the item size in the typestr: one digit, or "16" (the sizes DLPack has) */
+    long size = t[3] == 0 ? t[2] - '0' : (t[2] == '1' && t[3] == '6' && t[4] == 0) ? 16 : 0;
+    uint8_t code;
+    switch (t[1]) {
+    case 'b': code = kDLBool; if (size != 1) return; break;
+    case 'i': code = kDLInt; if (size != 1 && size != 2 && size != 4 && size != 8) return; break;
+    case 'u': code = kDLUInt; if (size != 1 && size != 2 && size != 4 && size != 8) return; break;
+    case 'f': code = kDLFloat; if (size != 2 && size != 4 && size != 8) return; break;
+    case 'c': code = kDLComplex; if (size != 8 && size != 16) return; break;
+    default: return; /* records, strings, sub-arrays: no DLPack type */
+    }
+    if (a->itemsize != size)
+        return;
+    /* every size above is a power of two: strides in items by a shift */
+    int shift = __builtin_ctzl((unsigned long)size);
+    for (int i = 0; i < a->ndim; i++) {
+        if ((a->strides[i] & (size - 1)) != 0)
+            return;
+        a->dl_strides[i] = a->strides[i] >> shift; /* arithmetic: negative strides stay exact */
+    }
+    a->dl_code = code;
+    a->dl_bits = (uint8_t)(size * 8);
+    a->dl_ok = 1;
 }

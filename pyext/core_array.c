@@ -1,12 +1,12 @@
 /*
- * exporter.c — memview's array type: the buffer protocol and the cached attributes.
+ * core_array.c — memview's array type: the buffer protocol, the cached
+ * attributes, and the one constructor of arrays whose metadata comes from Go.
  *
  * getbuffer follows CPython's reference exporter, _testbuffer.ndarray
  * (Modules/_testbuffer.c, ndarray_getbuf), check for check, and calls no Go: it
  * reads only the metadata copied into the object when it was made.
  */
-#include "capi.h"
-#include "go_bridge.h"
+#include "core.h"
 
 PyObject *mv_array_base_type = NULL;
 PyObject *mv_array_type = NULL;
@@ -96,28 +96,7 @@ array_dealloc(PyObject *self)
 {
     MVArray *a = (MVArray *)self;
     PyTypeObject *tp = Py_TYPE(self);
-    mv_forget_fresh(a);
-    if (a->handle != 0) {
-        /* A forked child never enters Go (fork.c): the handle, and the parent's
-         * memory it names, stay as they are until the child exits. */
-        uintptr_t h = a->handle;
-        a->handle = 0;
-        /* freeing CUDA memory may wait for the device (a stream's Python host
-         * function needs the GIL meanwhile) */
-        if (mv_go_usable())
-            NOGIL(a->device_kind != MV_DEV_CPU, mv_go_release(h, NULL));
-    }
-    if (a->kept != 0) { /* released while C-level views used it; they are gone now */
-        uintptr_t h = a->kept;
-        a->kept = 0;
-        if (mv_go_usable())
-            NOGIL(a->device_kind != MV_DEV_CPU, mv_go_release(h, NULL));
-    }
-    mv_drop_hold(a);
-    mv_import_free(&a->import);
-    mv_import_free(&a->kept_import);
-    mv_block_drop(a, &a->block);
-    mv_block_drop(a, &a->kept_block);
+    mv_owner_dealloc(a);
     Py_CLEAR(a->base);
     mv_shape_free(a);
     if (a->format != NULL && a->format != a->fmt_inline)
@@ -127,18 +106,6 @@ array_dealloc(PyObject *self)
     freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
     tp_free(self);
     Py_DECREF(tp);
-}
-
-int
-mv_check_live(MVArray *a)
-{
-    /* handle and hold are 0 once released, and in a zeroed object (which Python
-     * cannot make: tp_new refuses); every other field is then unused. */
-    if (mv_released(a)) {
-        PyErr_SetString(PyExc_ValueError, "memview: operation on a released array");
-        return -1;
-    }
-    return 0;
 }
 
 /* tp_new: arrays are made only by memview's functions (mv_new_array, which
@@ -259,7 +226,7 @@ get_cai(PyObject *self, void *c)
 #undef LIVE
 #undef A
 
-static PyGetSetDef array_getset[] = {
+PyGetSetDef mv_array_core_getset[] = {
     {"shape", get_shape, NULL, "Tuple of array dimensions.", NULL},
     {"strides", get_strides, NULL, "Tuple of signed byte steps, one per dimension.", NULL},
     {"ndim", get_ndim, NULL, "Number of dimensions.", NULL},
@@ -277,71 +244,25 @@ static PyGetSetDef array_getset[] = {
     {"released", get_released, NULL, "True once release() has been called.", NULL},
     {"device", get_device, NULL, "Where the memory is: 'cpu' or 'cuda:N'.", NULL},
     {"__cuda_array_interface__", get_cai, NULL, "CUDA Array Interface v3 (CUDA arrays only).", NULL},
-    {"__array_interface__", mv_get_array_interface, NULL, "NumPy array interface v3 (host memory only).", NULL},
     {"_exports", get_exports, NULL, "Number of live buffer exports.", NULL},
-    {"T", mv_get_T, NULL, "The transposed view (axes reversed).", NULL},
     {NULL},
 };
 
-/* The type's slots: these, then views.c's (indexing, len, iteration); the
- * methods are the exchange protocols' and views.c's, joined in mv_make_base_type. */
-#define ARRAY_SLOTS 7
-#define MAX_SLOTS 16
-#define MAX_METHODS 48
-static PyType_Slot array_slots[MAX_SLOTS] = {
+/* The type's own slots; module.c adds the getset and method tables and the
+ * slots of the layers above (indexing, len, iteration). */
+PyType_Slot mv_array_core_slots[] = {
     {Py_tp_new, array_new},
     {Py_tp_dealloc, array_dealloc},
-    {Py_tp_getset, array_getset},
-    {Py_tp_methods, NULL},
     {Py_bf_getbuffer, array_getbuffer},
     {Py_bf_releasebuffer, array_releasebuffer},
     {Py_tp_doc, "Base of memview.Array: a strided view of Go-owned or imported memory."},
     {0, NULL},
 };
-static PyMethodDef array_methods[MAX_METHODS];
-
-static PyType_Spec array_spec = {
-    .name = "memview._core.ArrayBase",
-    .basicsize = sizeof(MVArray),
-    .itemsize = 0,
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .slots = array_slots,
-};
-
-PyObject *
-mv_make_base_type(void)
-{
-    int n = 0, k = ARRAY_SLOTS;
-    for (PyMethodDef *m = mv_protocol_methods; m->ml_name != NULL && n < MAX_METHODS - 1; m++)
-        array_methods[n++] = *m;
-    for (PyMethodDef *m = mv_view_methods; m->ml_name != NULL && n < MAX_METHODS - 1; m++)
-        array_methods[n++] = *m;
-    for (PyMethodDef *m = mv_create_methods; m->ml_name != NULL && n < MAX_METHODS - 1; m++)
-        array_methods[n++] = *m;
-    array_slots[3].pfunc = array_methods;
-    for (PyType_Slot *s = mv_view_slots; s->slot != 0 && k < MAX_SLOTS - 1; s++)
-        array_slots[k++] = *s;
-    array_slots[k] = (PyType_Slot){0, NULL};
-    return PyType_FromSpec(&array_spec);
-}
 
 int
 mv_is_array(PyObject *o)
 {
     return mv_array_base_type != NULL && PyObject_TypeCheck(o, (PyTypeObject *)mv_array_base_type);
-}
-
-char *
-mv_take_string(char *s)
-{
-    if (s == NULL)
-        return NULL;
-    size_t n = strlen(s) + 1;
-    char *out = PyMem_Malloc(n);
-    if (out != NULL)
-        memcpy(out, s, n);
-    free(s);
-    return out;
 }
 
 PyObject *
@@ -411,24 +332,19 @@ mv_new_array(const mv_meta *m, PyObject *base)
     return (PyObject *)a;
 }
 
+
+/* A view's base is the owner of its memory: the parent's base, or the parent. */
 PyObject *
-mv_raise(const mv_err *e)
+mv_view_base(MVArray *parent)
 {
-    PyObject *exc;
-    switch (e->kind) {
-    case MV_TYPE_ERROR: exc = PyExc_TypeError; break;
-    case MV_INDEX_ERROR: exc = PyExc_IndexError; break;
-    case MV_BUFFER_ERROR: exc = PyExc_BufferError; break;
-    case MV_MEMORY_ERROR: exc = PyExc_MemoryError; break;
-    case MV_SYSTEM_ERROR: exc = PyExc_SystemError; break;
-    case MV_CUDA_ERROR: exc = mv_cuda_error ? mv_cuda_error : PyExc_RuntimeError; break;
-    case MV_FORKED_ERROR:
-        mv_raise_forked(e->msg);
-        mv_undo_fresh_handles();
-        return NULL;
-    default: exc = PyExc_ValueError; break;
-    }
-    PyErr_SetString(exc, e->msg);
-    mv_undo_fresh_handles();
-    return NULL;
+    return parent->base ? parent->base : (PyObject *)parent;
+}
+
+
+PyObject *
+mv_finish_meta(int rc, const mv_meta *m, const mv_err *e, PyObject *base)
+{
+    if (rc != 0)
+        return mv_raise(e);
+    return mv_new_array(m, base);
 }

@@ -1,13 +1,13 @@
 /*
- * views.c — the everyday operations of memview's array type done in C from the
+ * ops_views.c — the everyday operations of memview's array type done in C from the
  * metadata cached in the object: basic indexing (ints, slices, ..., None),
- * element reads and writes of the basic numeric dtypes (elements.c), T /
+ * element reads and writes of the basic numeric dtypes (core_elements.c), T /
  * transpose, reshape when it is a view, len and iteration. Go is not called.
  *
  * A view made here is a C-level view: it references its base array (hold, the
  * array whose Go handle keeps the memory) and has no Go handle of its own until
  * Go code needs one (mv_array_handle makes it then, from hold's handle and the
- * view's layout). The layouts are computed by view_layouts.c with the Go core's
+ * view's layout). The layouts are computed by core_layouts.c with the Go core's
  * rules; tests/test_views_c.py checks both against each other.
  *
  * Whatever the fast path does not cover exactly — other key types, errors,
@@ -15,8 +15,7 @@
  * Python functions set by set_hooks, which call Go as before: errors are
  * therefore always raised by the one implementation.
  */
-#include "views.h"
-#include "go_bridge.h"
+#include "ops.h"
 
 /* The facade's slow paths (memview/_array.py), set by set_hooks. */
 static PyObject *hook_getitem;   /* (a, key) -> value */
@@ -85,150 +84,8 @@ make_view(MVArray *p, const mv_layout *l)
     PyObject *base = p->base ? p->base : (PyObject *)p;
     Py_INCREF(base);
     v->base = base;
-    MVArray *hold = p->hold ? p->hold : p;
-    Py_INCREF((PyObject *)hold);
-    hold->cviews++;
-    v->hold = hold;
+    mv_hold(v, p);
     return (PyObject *)v;
-}
-
-/* Handles made for C-level views during a call that then fails are given back
- * (mv_undo_fresh_handles, from mv_raise and the slow paths): a failed call
- * leaves the Go side as it found it. The handle is a cache of the view's
- * layout, used by Go only during calls, so it can go whenever no call runs on
- * the array (busy == 0); the next Go call makes it again. */
-#define NFRESH 16
-static _Thread_local struct {
-    MVArray *a; /* borrowed: removed by mv_forget_fresh before the array goes */
-    uintptr_t h;
-} fresh[NFRESH];
-static _Thread_local int nfresh;
-
-void
-mv_forget_fresh(MVArray *a)
-{
-    for (int k = 0; k < nfresh; k++)
-        if (fresh[k].a == a)
-            fresh[k].a = NULL;
-}
-
-void
-mv_undo_fresh_handles(void)
-{
-    int n = nfresh;
-    nfresh = 0;
-    for (int k = 0; k < n; k++) {
-        MVArray *a = fresh[k].a;
-        if (a != NULL && a->handle == fresh[k].h && (a->hold != NULL || a->import != NULL) && a->busy == 0) {
-            a->handle = 0;
-            if (mv_go_usable())
-                mv_go_release(fresh[k].h, NULL);
-        }
-    }
-}
-
-static void
-record_fresh(MVArray *a, uintptr_t h)
-{
-    if (nfresh == NFRESH) { /* the oldest is kept for good */
-        memmove(fresh, fresh + 1, (NFRESH - 1) * sizeof fresh[0]);
-        nfresh--;
-    }
-    fresh[nfresh].a = a;
-    fresh[nfresh++].h = h;
-}
-
-/* root_handle: the handle of h, the array a C-level view holds (made now for
- * an import that Go has not seen); 0 with an exception. */
-static uintptr_t
-root_handle(MVArray *h)
-{
-    if (h->handle != 0)
-        return h->handle;
-    if (h->kept != 0)
-        return h->kept;
-    if (h->import != NULL || h->block != NULL)
-        return mv_array_handle(h);
-    if (h->kept_import != NULL) /* released while views use it: given back with them */
-        return h->kept = mv_import_handle(h, h->kept_import);
-    if (h->kept_block != NULL) { /* the same for a block: Go adopts it */
-        if ((h->kept = mv_block_adopt(h, h->kept_block)) != 0)
-            h->kept_block = NULL;
-        return h->kept;
-    }
-    PyErr_SetString(PyExc_SystemError, "memview: a view's base array has no memory");
-    return 0;
-}
-
-uintptr_t
-mv_array_handle(MVArray *a)
-{
-    if (a->handle != 0)
-        return a->handle;
-    if (a->hold == NULL) {
-        if (a->block != NULL) {
-            /* Go adopts the block: the array is Go's from now on, as if Go
-             * had made it (kept when the call fails: the memory is the same,
-             * counted by the pool as before, and mv.live_handles() leaves
-             * adopted blocks out) */
-            uintptr_t h = mv_block_adopt(a, a->block);
-            if (h != 0) {
-                a->handle = h;
-                a->block = NULL;
-            }
-            return h;
-        }
-        if (a->import == NULL) {
-            mv_check_live(a);
-            return 0;
-        }
-        if (mv_check_go() < 0)
-            return 0;
-        uintptr_t h = mv_import_handle(a, a->import);
-        if (h != 0) {
-            a->handle = h;
-            record_fresh(a, h);
-        }
-        return h;
-    }
-    if (mv_check_go() < 0)
-        return 0;
-    MVArray *h = a->hold;
-    uintptr_t root = root_handle(h);
-    if (root == 0)
-        return 0;
-    int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
-    mv_layout_int64(a, shape, strides);
-    uintptr_t out = 0;
-    mv_err e;
-    if (mv_go_layout_view(root, (int64_t)(a->buf - h->buf), a->ndim, shape, strides, a->readonly, &out, &e) != 0) {
-        mv_raise(&e);
-        return 0;
-    }
-    a->handle = out;
-    record_fresh(a, out);
-    return out;
-}
-
-void
-mv_drop_hold(MVArray *a)
-{
-    MVArray *h = a->hold;
-    if (h == NULL)
-        return;
-    a->hold = NULL;
-    if (--h->cviews == 0 && h->kept != 0) {
-        /* released while C-level views used its handle: give it back now */
-        uintptr_t k = h->kept;
-        h->kept = 0;
-        if (mv_go_usable())
-            NOGIL(h->device_kind != MV_DEV_CPU, mv_go_release(k, NULL));
-    }
-    if (h->cviews == 0) {
-        mv_import_free(&h->kept_import);
-        mv_block_drop(h, &h->kept_block);
-    }
-    Py_DECREF((PyObject *)h);
 }
 
 /* ---- slots and methods ---- */
@@ -472,6 +329,11 @@ array_reshape(PyObject *self, PyObject *args)
     return make_view(a, &l);
 }
 
+PyGetSetDef mv_view_getset[] = {
+    {"T", mv_get_T, NULL, "The transposed view (axes reversed).", NULL},
+    {NULL},
+};
+
 PyMethodDef mv_view_methods[] = {
     {"transpose", array_transpose, METH_VARARGS,
      "transpose(*axes): a view with the axes permuted (reversed when none are given)."},
@@ -564,18 +426,12 @@ mv_selftest_c_layout(PyObject *mod, PyObject *args)
     return Py_BuildValue("(NNnOii)", shape, strides, l.offset, scalar ? Py_True : Py_False, c, f);
 }
 
-static PyMethodDef view_functions[] = {
+PyMethodDef mv_view_functions[] = {
     {"set_hooks", core_set_hooks, METH_VARARGS, "set_hooks(getitem, setitem, transpose, reshape)"},
     {NULL},
 };
 
-int
-mv_views_init(PyObject *mod)
-{
-    return PyModule_AddFunctions(mod, view_functions);
-}
-
-/* ---- views in a forked child (fork.c), where the facade's slow paths cannot
+/* ---- views in a forked child (go_fork.c), where the facade's slow paths cannot
  * ask Go: the same layouts, with the errors raised here ---- */
 
 /* decode_key turns _core.view's encoded key (memview/_array.py encode_key) back

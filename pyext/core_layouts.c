@@ -1,11 +1,11 @@
 /*
- * view_layouts.c — basic indexing, transpose and reshape computed in C from an
+ * core_layouts.c — basic indexing, transpose and reshape computed in C from an
  * array's cached layout: memview's Layout.index, Transpose, Reshape and
  * contiguity rules (memview/index.go, transpose.go, reshape.go, contiguity.go)
  * ported, and checked against them by tests/test_views_c.py over random layouts
  * and keys. Every error is left to Go, which raises it.
  */
-#include "views.h"
+#include "core.h"
 
 #define BIG ((Py_ssize_t)1 << 62) /* slice bounds are clamped here, as the facade does */
 
@@ -335,4 +335,30 @@ mv_reshape_layout(const MVArray *a, PyObject *seq, mv_layout *out)
         return 1;
     }
     return nocopy_reshape(a, out->shape, (int)n, out->strides);
+}
+
+
+void
+mv_contiguity(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t size, Py_ssize_t itemsize,
+           int *c, int *f)
+{
+    *c = *f = 1;
+    if (size == 0)
+        return;
+    uint64_t sd = (uint64_t)itemsize;
+    for (int k = nd - 1; k >= 0; k--) {
+        if (shape[k] > 1 && (uint64_t)strides[k] != sd) {
+            *c = 0;
+            break;
+        }
+        sd *= (uint64_t)shape[k];
+    }
+    sd = (uint64_t)itemsize;
+    for (int k = 0; k < nd; k++) {
+        if (shape[k] > 1 && (uint64_t)strides[k] != sd) {
+            *f = 0;
+            break;
+        }
+        sd *= (uint64_t)shape[k];
+    }
 }

@@ -1,5 +1,5 @@
 /*
- * import_fast.c — mv.from_buffer without Go for the usual exporter: the
+ * ops_import.c — mv.from_buffer without Go for the usual exporter: the
  * Py_buffer stays in the array object and the layout is checked here, with the
  * Go core's rules (pyext/imports.go: the item size the format gives, strides in
  * whole items, data aligned for the item, a layout that fits in 64 bits). The
@@ -11,10 +11,9 @@
  * array object keeps its own until it is released. Anything unusual — a format
  * Go refuses, a layout it would refuse, an exporter without shape — takes the
  * Go path (module.c), which raises the error. DLPack imports of host tensors
- * come here too (dlpack_import.c), with the tensor's keeper as the exporter.
+ * come here too (proto_dlpack_import.c), with the tensor's keeper as the exporter.
  */
-#include "capi.h"
-#include "go_bridge.h"
+#include "ops.h"
 
 /* The import descriptor of a format: what Go's DTypeFromFormat makes of it. */
 typedef struct {
@@ -31,17 +30,6 @@ static fmt_info fmt_cache[NFMT];
 static int nfmt;
 static int fmt_next; /* the entry a miss replaces once the cache is full (round robin) */
 static int fmt_pinned; /* the first entries, asked of Go at install, are never replaced */
-
-char *
-mv_pymem_strdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *out = PyMem_Malloc(n);
-    if (out != NULL)
-        memcpy(out, s, n);
-    return out;
-}
-
 /* format_info returns the cached descriptor of format, asking Go on a miss;
  * NULL (no exception) when Go refuses the format. Once the cache is full, a miss
  * replaces the entries in turn: arrays keep copies of the strings, so nothing
@@ -52,7 +40,7 @@ format_info(const char *format)
     for (int k = 0; k < nfmt; k++)
         if (strcmp(fmt_cache[k].key, format) == 0)
             return &fmt_cache[k];
-    if (strlen(format) > 256 || !mv_go_usable()) /* a forked child cannot ask Go (fork.c) */
+    if (strlen(format) > 256 || !mv_go_usable()) /* a forked child cannot ask Go (go_fork.c) */
         return NULL;
     mv_meta m;
     mv_err e;
@@ -88,31 +76,6 @@ format_info(const char *format)
     f->typestr[sizeof f->typestr - 1] = 0;
     nfmt++;
     return f;
-}
-
-void
-mv_contiguity(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t size, Py_ssize_t itemsize,
-           int *c, int *f)
-{
-    *c = *f = 1;
-    if (size == 0)
-        return;
-    uint64_t sd = (uint64_t)itemsize;
-    for (int k = nd - 1; k >= 0; k--) {
-        if (shape[k] > 1 && (uint64_t)strides[k] != sd) {
-            *c = 0;
-            break;
-        }
-        sd *= (uint64_t)shape[k];
-    }
-    sd = (uint64_t)itemsize;
-    for (int k = 0; k < nd; k++) {
-        if (shape[k] > 1 && (uint64_t)strides[k] != sd) {
-            *f = 0;
-            break;
-        }
-        sd *= (uint64_t)shape[k];
-    }
 }
 
 /* The formats every exporter uses for the basic types, described once at
@@ -240,72 +203,4 @@ mv_import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *shape, co
              const char *format, int readonly, int flags)
 {
     return import_as(obj, view, nd, shape, strides, format, -1, readonly, flags);
-}
-
-/* same_layout: the exporter gave Go the buffer it gave the array. */
-static int
-same_layout(const Py_buffer *g, const MVArray *a, const Py_buffer *v)
-{
-    if (g->buf != v->buf || g->ndim != v->ndim || g->itemsize != v->itemsize ||
-        (g->shape == NULL && g->ndim > 0))
-        return 0;
-    if (strcmp(g->format ? g->format : "B", v->format ? v->format : "B") != 0)
-        return 0;
-    for (int k = 0; k < g->ndim; k++) {
-        if (g->shape[k] != a->shape[k])
-            return 0;
-        if ((g->strides ? g->strides[k] : a->strides[k]) != a->strides[k])
-            return 0;
-    }
-    return 1;
-}
-
-uintptr_t
-mv_import_handle(MVArray *a, Py_buffer *v)
-{
-    if (mv_check_go() < 0)
-        return 0;
-    Py_buffer *g = PyMem_Calloc(1, sizeof(Py_buffer));
-    if (g == NULL) {
-        PyErr_NoMemory();
-        return 0;
-    }
-    /* The exporter is the array's base, or for a DLPack import the tensor's
-     * keeper (dlpack_import.c), while the base is the producer. */
-    PyObject *src = mv_dl_is_keeper(v->obj) ? v->obj : a->base;
-    if (PyObject_GetBuffer(src, g, a->import_flags) < 0) {
-        PyMem_Free(g);
-        return 0;
-    }
-    if (!same_layout(g, a, v)) {
-        PyBuffer_Release(g);
-        PyMem_Free(g);
-        PyErr_SetString(PyExc_BufferError, "memview: the exporter changed its buffer since the import");
-        return 0;
-    }
-    int64_t shape[MV_MAXDIM], strides[MV_MAXDIM];
-    mv_layout_int64(a, shape, strides);
-    mv_meta m;
-    mv_err e;
-    if (mv_go_import(g->buf, a->ndim, shape, strides, a->itemsize, g->format ? g->format : "B", a->readonly, g,
-                    &m, &e) != 0) {
-        PyBuffer_Release(g); /* Go did not take it */
-        PyMem_Free(g);
-        mv_raise(&e);
-        return 0;
-    }
-    free(m.long_format);
-    free(m.long_dtype);
-    return m.handle;
-}
-
-void
-mv_import_free(Py_buffer **v)
-{
-    if (*v != NULL) {
-        Py_buffer *b = *v;
-        *v = NULL;
-        PyBuffer_Release(b);
-        PyMem_Free(b);
-    }
 }

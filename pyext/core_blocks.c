@@ -1,6 +1,6 @@
 /*
- * blocks.c — the creation cache: memory for small host arrays, asked of Go in
- * batches and reused, so that making an array (create.c) calls no Go.
+ * core_blocks.c — the creation cache: memory for small host arrays, asked of Go in
+ * batches and reused, so that making an array (ops_create.c) calls no Go.
  *
  * A block is a zero-filled allocation of the default pool, lent by Go
  * (pyext/blocks.go) and held there by address. The cache keeps up to NPER
@@ -17,8 +17,7 @@
  *
  * Everything here runs with the GIL held.
  */
-#include "capi.h"
-#include "go_bridge.h"
+#include "core.h"
 
 #define NCLASS 16
 #define NPER 16
@@ -165,7 +164,7 @@ mv_block_take(Py_ssize_t nbytes)
         return NULL;
     }
     if (n < 0) {
-        mv_raise(&e);
+        mv_set_error(&e);
         return NULL;
     }
     if (n > 1) {
@@ -191,7 +190,7 @@ mv_block_give(void *p, Py_ssize_t nbytes, unsigned gen)
 {
     if (p == NULL)
         return;
-    if (gen == 0) { /* a mapping of a forked child's own (create.c) */
+    if (gen == 0) { /* a mapping of a forked child's own (ops_create.c) */
         mv_child_unmap(p, nbytes);
         return;
     }
@@ -219,7 +218,7 @@ mv_block_adopt(MVArray *a, void *block)
     uintptr_t h = 0;
     mv_err e;
     if (mv_go_block_adopt(block, a->dtype, a->format, a->ndim, shape, strides, &h, &e) != 0) {
-        mv_raise(&e);
+        mv_set_error(&e);
         return 0;
     }
     return h;
@@ -247,16 +246,10 @@ blocks_flush(PyObject *mod, PyObject *unused)
     Py_RETURN_NONE;
 }
 
-static PyMethodDef block_methods[] = {
+PyMethodDef mv_block_functions[] = {
     {"blocks_stats", blocks_stats, METH_NOARGS,
      "blocks_stats() -> (cached blocks, cached bytes, blocks lent by Go): the creation cache"},
     {"blocks_flush", blocks_flush, METH_NOARGS,
      "blocks_flush(): give the creation cache's free blocks back to the pool"},
     {NULL},
 };
-
-int
-mv_install_blocks(PyObject *mod)
-{
-    return PyModule_AddFunctions(mod, block_methods);
-}

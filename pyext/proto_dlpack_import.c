@@ -1,6 +1,6 @@
 /*
- * dlpack_import.c — memview.from_dlpack of host tensors (kDLCPU) without Go, as
- * import_fast.c does for mv.from_buffer.
+ * proto_dlpack_import.c — memview.from_dlpack of host tensors (kDLCPU) without Go, as
+ * ops_import.c does for mv.from_buffer.
  *
  * A keeper, a small C object of its own type, owns the DLPack managed tensor
  * (versioned or legacy) and exports its memory through the buffer protocol
@@ -15,10 +15,10 @@
  * are all gone. The array's base is the producer, as on the Go path.
  *
  * Anything else — device memory, pinned or managed memory, a dtype, layout or
- * address this file does not take — goes to the Go path (dlpack.c), which
+ * address this file does not take — goes to the Go path (proto_dlpack_*.c), which
  * raises the error for a bad tensor.
  */
-#include "protocols.h"
+#include "proto.h"
 
 #define KEEP_INLINE 8 /* dimensions whose shape and strides fit in the keeper */
 
@@ -254,8 +254,11 @@ mv_dl_import_host(void *tensor, int versioned, const DLTensor *dl, int readonly,
     const char *format = dl_format(dl->dtype);
     if (format == NULL)
         return NULL;
-    if (keeper_type == NULL && (keeper_type = (PyTypeObject *)PyType_FromSpec(&keeper_spec)) == NULL)
-        return NULL;
+    if (keeper_type == NULL) {
+        if ((keeper_type = (PyTypeObject *)PyType_FromSpec(&keeper_spec)) == NULL)
+            return NULL;
+        mv_import_keeper_type = keeper_type; /* core_owner.c asks keepers for the buffer */
+    }
     dl_keeper *k = (dl_keeper *)PyType_GenericAlloc(keeper_type, 0);
     if (k == NULL)
         return NULL;

@@ -1,14 +1,13 @@
 /*
- * pickle.c — rebuilding an array from the bytes pickle carried: out of band
+ * proto_pickle.c — rebuilding an array from the bytes pickle carried: out of band
  * (protocol 5: a PickleBuffer in process, or whatever buffer the transport hands
  * back — bytes, a read-only memoryview of shared memory, a bytearray) or in band.
  * The buffer's memory is used in place, read-only if the buffer is.
  */
-#include "protocols.h"
-#include "go_bridge.h"
+#include "proto.h"
 
-/* child_from_bytes is from_bytes in a forked child (fork.c): the format must
- * be one the C import knows without Go (import_fast.c). */
+/* child_from_bytes is from_bytes in a forked child (go_fork.c): the format must
+ * be one the C import knows without Go (ops_import.c). */
 static PyObject *
 child_from_bytes(PyObject *obj, int ndim, const int64_t *shape64, const char *format, char order, int writable)
 {

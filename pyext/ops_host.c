@@ -1,64 +1,13 @@
 /*
- * hostwork.c — memview's own host work done in C, for a forked child (fork.c),
- * where no Go may run: mappings of the child's own for new arrays, and strided
- * copies and fills with NumPy's broadcasting, overlap-safe. The rules are the Go
- * core's (memview/copy.go: CopyInto, Copy's orders, FillBytes); the fork tests
- * check each against the parent's results.
+ * ops_host.c — memview's own host work done in C, for a forked child
+ * (go_fork.c), where no Go may run: strided copies and fills with NumPy's
+ * broadcasting, overlap-safe, and arrays over memory another library lent. The
+ * rules are the Go core's (memview/copy.go: CopyInto, Copy's orders,
+ * FillBytes); the fork tests check each against the parent's results.
  *
  * Single-threaded, with the GIL held: a child has one thread of memview's.
  */
-#include <errno.h>
-#include <sys/mman.h>
-#include <unistd.h>
-#include "capi.h"
-#include "foreign.h"
-
-/* ---- memory the child maps itself ---- */
-
-static Py_ssize_t child_maps, child_bytes; /* live mappings, for child_memory() */
-
-static size_t
-map_len(Py_ssize_t nbytes)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), n = nbytes > 0 ? (size_t)nbytes : 1;
-    return (n + page - 1) & ~(page - 1);
-}
-
-void *
-mv_child_map(Py_ssize_t nbytes)
-{
-    if (nbytes < 0 || (size_t)nbytes > (size_t)PY_SSIZE_T_MAX / 2) {
-        PyErr_Format(PyExc_MemoryError, "memview: unable to allocate %zd bytes", nbytes);
-        return NULL;
-    }
-    void *p = mmap(NULL, map_len(nbytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
-        PyErr_Format(PyExc_MemoryError, "memview: unable to allocate %zd bytes in a forked child: mmap: %s",
-                     nbytes, strerror(errno));
-        return NULL;
-    }
-    child_maps++;
-    child_bytes += nbytes;
-    return p;
-}
-
-void
-mv_child_unmap(void *p, Py_ssize_t nbytes)
-{
-    if (p == NULL)
-        return;
-    munmap(p, map_len(nbytes));
-    child_maps--;
-    child_bytes -= nbytes;
-}
-
-/* child_memory() -> (mappings, bytes): what arrays made in this forked child hold */
-static PyObject *
-core_child_memory(PyObject *mod, PyObject *unused)
-{
-    (void)mod; (void)unused;
-    return Py_BuildValue("(nn)", child_maps, child_bytes);
-}
+#include "ops.h"
 
 /* ---- strided copies ---- */
 
@@ -306,7 +255,7 @@ mv_host_order_strides(const MVArray *a, char order, Py_ssize_t *strides)
  *
  * A keeper owns what another library lent (an mv_foreign token, foreign.h) and
  * exports its bytes through the buffer protocol, so that an array imports them
- * as from any exporter (import_fast.c) and the token is released, once, with
+ * as from any exporter (ops_import.c) and the token is released, once, with
  * the GIL, when the last buffer of it is gone. */
 typedef struct {
     PyObject_HEAD
@@ -389,16 +338,4 @@ mv_child_import_foreign(PyObject *base, mv_foreign *token, void *data, int nd, c
 fail:
     Py_DECREF(k); /* the token stays the caller's */
     return NULL;
-}
-
-static PyMethodDef hostwork_methods[] = {
-    {"child_memory", core_child_memory, METH_NOARGS,
-     "child_memory() -> (mappings, bytes) that arrays made in this forked child hold"},
-    {NULL},
-};
-
-int
-mv_install_hostwork(PyObject *mod)
-{
-    return PyModule_AddFunctions(mod, hostwork_methods);
 }

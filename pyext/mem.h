@@ -1,12 +1,12 @@
 /*
- * memory.h — memview's raw-memory objects (Python side): memview.Buffer
- * (buffer.c), memview.Builder (builder.c) and the pool functions (pools.c),
- * installed into memview._core by memory.c. Limited API of Python 3.11.
+ * mem.h — memview's raw-memory objects (Python side): memview.Buffer
+ * (mem_buffer.c), memview.Builder (mem_builder.c) and the pool functions
+ * (mem_pools.c), installed into memview._core by module.c.
  */
-#ifndef MEMVIEW_MEMORY_H
-#define MEMVIEW_MEMORY_H
+#ifndef MEMVIEW_MEM_H
+#define MEMVIEW_MEM_H
 
-#include "capi.h"
+#include "proto.h"
 #include "memory_bridge.h"
 
 /* MVBuffer is the instance layout of memview's Buffer type: metadata copied
@@ -52,6 +52,23 @@ int mv_is_buffer(PyObject *o);
 /* mv_new_buffer wraps Go metadata in a new Buffer object (stealing the Go
  * handle; on failure the handle is released). parent may be NULL. */
 PyObject *mv_new_buffer(const mv_buf_meta *m, PyObject *parent);
+
+/* How C converts a value of each basic dtype; MV_K_PACK: through the packer. */
+enum {
+    MV_K_PACK = 0,
+    MV_K_BOOL, MV_K_I8, MV_K_I16, MV_K_I32, MV_K_I64, MV_K_U8, MV_K_U16, MV_K_U32, MV_K_U64,
+    MV_K_F16, MV_K_F32, MV_K_F64, MV_K_C64, MV_K_C128,
+};
+
+/* mem_builder_items.c: mv_builder_kind is the MV_K_* of a dtype name;
+ * mv_builder_convert writes one item holding v at dst (b->itemsize bytes; 0,
+ * or -1 with the exception assignment would raise); mv_builder_convert_exact
+ * does so in place only for a value of an exact built-in type C converts
+ * without running Python code (float, int, bool, complex): 0 done, -1 error,
+ * 1 not converted here. */
+int mv_builder_kind(const char *name);
+int mv_builder_convert(MVBuilder *b, PyObject *v, char *dst);
+int mv_builder_convert_exact(MVBuilder *b, PyObject *v, char *dst);
 
 int mv_install_buffer(PyObject *mod);
 int mv_install_builder(PyObject *mod);

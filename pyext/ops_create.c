@@ -1,6 +1,6 @@
 /*
- * create.c — mv.empty, mv.zeros and Array.copy for small host arrays, made in
- * C from a block of the creation cache (blocks.c) with no Go call.
+ * ops_create.c — mv.empty, mv.zeros and Array.copy for small host arrays, made in
+ * C from a block of the creation cache (core_blocks.c) with no Go call.
  *
  * The fast path takes the everyday arguments: a shape (an int or a tuple of
  * ints), a dtype (anything memview accepts: the item type is resolved once,
@@ -9,11 +9,10 @@
  * other devices, pools, large or empty arrays, and every bad argument — goes
  * to the Python function the facade registered (set_create_fallbacks), which
  * makes the array through Go and raises the errors. An array made here gets a
- * Go handle only when Go code is handed it (views.c mv_array_handle: Go then
+ * Go handle only when Go code is handed it (ops_views.c mv_array_handle: Go then
  * adopts the block).
  */
-#include "capi.h"
-#include "go_bridge.h"
+#include "ops.h"
 
 /* What mv.empty makes for one dtype: Go's answer for the name (mv_go_create_info). */
 typedef struct {
@@ -164,9 +163,9 @@ shape_arg(PyObject *o, Py_ssize_t *shape)
 /* block_array makes an array of the given layout over a new block (contiguous
  * in order 'C' or 'F', or with the dense strides given); NULL without an
  * exception when the cache cannot serve it (too large, empty, a pool it does not
- * serve). In a forked child (fork.c) it serves any size: a block of the cache if
+ * serve). In a forked child (go_fork.c) it serves any size: a block of the cache if
  * it has one free, else a mapping of the child's own (block_gen 0, unmapped when
- * the array goes: blocks.c). */
+ * the array goes: core_blocks.c). */
 static MVArray *
 block_array(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, char order, Py_ssize_t itemsize,
             const char *format, const char *dtype, const char *typestr)
@@ -399,7 +398,7 @@ array_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     return (PyObject *)c;
 }
 
-/* ---- a forked child (fork.c): arrays of any size without Go ---- */
+/* ---- a forked child (go_fork.c): arrays of any size without Go ---- */
 
 /* mv_child_empty makes a zero-filled host array of dtype (a name the parent
  * resolved: the table above) in order 'C' or 'F'. */

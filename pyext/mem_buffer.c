@@ -1,5 +1,5 @@
 /*
- * buffer.c — memview's Buffer type (memview._core.BufferBase; the facade's
+ * mem_buffer.c — memview's Buffer type (memview._core.BufferBase; the facade's
  * memview.Buffer subclasses it): raw bytes after Apache Arrow's Buffer, with a
  * size, a capacity, a mutable flag, a device and a parent.
  *
@@ -8,8 +8,7 @@
  * Instances are made only by the functions below (the facade's constructor
  * calls them); the type itself cannot be instantiated.
  */
-#include "memory.h"
-#include "go_bridge.h"
+#include "mem.h"
 
 PyObject *mv_buffer_base_type = NULL;
 static PyObject *mv_buffer_type = NULL; /* the facade's subclass */
@@ -374,42 +373,6 @@ buf_resize(PyObject *mod, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* int64 tuple, as module.c's int64_tuple (kept local: module.c's is static) */
-static int
-ints_arg(PyObject *t, int64_t *out, const char *what)
-{
-    if (!PyTuple_Check(t)) {
-        PyErr_Format(PyExc_TypeError, "memview: %s must be a tuple of ints", what);
-        return -1;
-    }
-    Py_ssize_t n = PyTuple_Size(t);
-    if (n > MV_MAXDIM) {
-        PyErr_Format(PyExc_ValueError, "memview: %s has %zd entries; at most %d are allowed", what, n, MV_MAXDIM);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *x = PyTuple_GetItem(t, i);
-        if (PyBool_Check(x) || !PyIndex_Check(x)) {
-            PyErr_Format(PyExc_TypeError, "memview: %s entries must be integers", what);
-            return -1;
-        }
-        PyObject *ix = PyNumber_Index(x);
-        if (ix == NULL)
-            return -1;
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(ix, &overflow);
-        Py_DECREF(ix);
-        if (v == -1 && PyErr_Occurred())
-            return -1;
-        if (overflow) {
-            PyErr_Format(PyExc_ValueError, "memview: %s[%zd] does not fit in 64 bits", what, i);
-            return -1;
-        }
-        out[i] = (int64_t)v;
-    }
-    return (int)n;
-}
-
 /* buffer_view(buf, dtype: str, shape: tuple, strides: tuple|None, offset) ->
  * Array over the buffer, validated against its extent; its base is buf */
 static PyObject *
@@ -426,12 +389,12 @@ buf_view(PyObject *mod, PyObject *args)
     if (b == NULL)
         return NULL;
     int64_t shape[MV_MAXDIM], strides[MV_MAXDIM], offset;
-    int n = ints_arg(shape_t, shape, "shape");
+    int n = mv_int64_tuple(shape_t, shape, "shape");
     if (n < 0)
         return NULL;
     int64_t *sp = NULL;
     if (strides_o != Py_None) {
-        int ns = ints_arg(strides_o, strides, "strides");
+        int ns = mv_int64_tuple(strides_o, strides, "strides");
         if (ns < 0)
             return NULL;
         if (ns != n) {

@@ -1,0 +1,266 @@
+/*
+ * core.h — the array object and everything about it that needs no other
+ * layer: its instance layout (MVArray), its one constructor, the ownership of
+ * its memory (core_owner.c has the rules), the creation cache's blocks, the
+ * layout rules (the Go core's, ported), element reads and writes, and errors.
+ *
+ *   core_array.c     the type's slots: the buffer protocol, the cached attributes,
+ *                    the constructor mv_new_array (every cached field derived here)
+ *   core_owner.c     how an array owns its memory, and every transition of that
+ *   core_blocks.c    the creation cache: small zero-filled blocks of the default pool
+ *   core_child.c     memory a forked child maps for itself
+ *   core_layouts.c   views' layouts (indexing, transpose, reshape) and contiguity
+ *   core_elements.c  scalar kinds, element reads and writes, the DLPack item type
+ *   core_errors.c    Go errors as Python exceptions; the released-array check
+ */
+#ifndef MEMVIEW_CORE_H
+#define MEMVIEW_CORE_H
+
+#include "go.h"
+
+#define MV_SHAPE_INLINE 4 /* dimensions whose shape and strides an array object holds itself */
+
+/* MVArray is the instance layout of memview's array type. The metadata is copied
+ * from Go once, when the object is made (or computed in C for a C-level view,
+ * ops_views.c); nothing in it changes afterwards except handle (cleared by release(),
+ * made lazily for a C-level view), hold, cviews, kept and exports. */
+typedef struct mv_array_s {
+    PyObject_HEAD
+    uintptr_t handle;      /* handle (handles.go) of the Go *memview.Array; 0 once released */
+    char *buf;             /* element 0 */
+    Py_ssize_t len;        /* product(shape) * itemsize */
+    Py_ssize_t itemsize;
+    int ndim;
+    int readonly;
+    int c_contig;
+    int f_contig;
+    Py_ssize_t exports;    /* live Py_buffer exports */
+    Py_ssize_t busy;       /* calls working on the array without the GIL */
+    Py_ssize_t *shape;     /* ndim entries, then ndim strides; NULL when ndim == 0 */
+    Py_ssize_t *strides;
+    PyObject *base;        /* what keeps the memory alive (source object or owning array), or NULL */
+    int device_kind;       /* MV_DEV_* */
+    const int64_t *pending; /* CUDA memory: the shared word naming the stream with pending work
+                             * on the memory (CAI "stream", 0 for none); NULL otherwise */
+    char *format;          /* fmt_inline, or a PyMem copy of a long format */
+    char *dtype;           /* dtype_inline, or a PyMem copy of a long name */
+    char fmt_inline[16];
+    char dtype_inline[16];
+    char typestr[16];
+    char device[24];
+    /* Exchange-protocol fields (pyext/dlpack.c), cached at creation. */
+    int device_id;         /* CUDA ordinal; 0 for host memory */
+    int dl_ok;             /* dtype and strides can be described by DLPack */
+    uint8_t dl_code;       /* DLPack dtype code and bits, valid when dl_ok */
+    uint8_t dl_bits;
+    int64_t *dl_strides;   /* strides in elements (shape block, after the byte strides) */
+    /* C-level views (views.c). A view made in C has no Go handle until Go code
+     * needs one (mv_array_handle); it references hold, the array whose Go
+     * handle keeps the memory. The array is live while handle or hold is set. */
+    struct mv_array_s *hold; /* the array whose handle keeps the memory; NULL for one with its own */
+    Py_ssize_t cviews;     /* C-level views holding this array */
+    uintptr_t kept;        /* the handle of an array released while cviews > 0, given back
+                            * to Go when the last of them goes */
+    int scalar;            /* MV_SK_*: how C reads and writes one element */
+    /* Imports made in C (import_fast.c): the exporter's Py_buffer, owned by the
+     * array until release(); Go gets a Py_buffer of its own when it needs the
+     * array. The array is also live while import is set. */
+    Py_buffer *import;
+    Py_buffer *kept_import; /* import of an array released while cviews > 0 */
+    int import_flags;      /* the PyBUF_* request of the import */
+    /* Arrays made in C from the creation cache (create.c, blocks.c): the block
+     * the array owns until Go adopts it (mv_array_handle) or it goes back to
+     * the cache. The array is also live while block is set. */
+    void *block;
+    void *kept_block;      /* block of an array released while cviews > 0 */
+    unsigned block_gen;    /* mv_block_gen when the block was taken */
+    /* shape, strides and DLPack strides of arrays of up to MV_SHAPE_INLINE
+     * dimensions (mv_shape_alloc): no allocation of their own */
+    Py_ssize_t shape_inline[3 * MV_SHAPE_INLINE];
+} MVArray;
+
+/* mv_shape_alloc sets a->shape to room for nd shape entries, nd byte strides
+ * and nd DLPack strides (inline up to MV_SHAPE_INLINE dimensions), and
+ * a->strides after the shape; -1 when memory ran out (no exception set).
+ * dealloc frees it (mv_shape_free). */
+static inline int
+mv_shape_alloc(struct mv_array_s *a, int nd)
+{
+    if (nd <= MV_SHAPE_INLINE)
+        a->shape = a->shape_inline;
+    else if ((a->shape = PyMem_Malloc(3 * (size_t)nd * sizeof(Py_ssize_t))) == NULL)
+        return -1;
+    a->strides = a->shape + nd;
+    return 0;
+}
+
+static inline void
+mv_shape_free(struct mv_array_s *a)
+{
+    if (a->shape != a->shape_inline)
+        PyMem_Free(a->shape);
+    a->shape = NULL;
+}
+
+/* mv_released: the array has no memory any more (release() ran), or never had. */
+static inline int
+mv_released(const MVArray *a)
+{
+    return a->handle == 0 && a->hold == NULL && a->import == NULL && a->block == NULL;
+}
+
+/* Element kinds C reads and writes itself (native byte order); others go
+ * through the facade. */
+enum { MV_SK_NONE = 0, MV_SK_BOOL, MV_SK_INT, MV_SK_UINT, MV_SK_FLOAT, MV_SK_COMPLEX };
+
+/* mv_pending_stream is the CUDA stream with work still pending on the array's
+ * memory (CAI "stream" numbering: 1 legacy default, 2 per-thread, else a
+ * CUstream), or 0 for none: kept with the memory, in Go, shared by every view.
+ * The exchange protocols read it only through here. */
+static inline long long
+mv_pending_stream(const MVArray *a)
+{
+    return a->pending ? (long long)__atomic_load_n(a->pending, __ATOMIC_ACQUIRE) : 0;
+}
+
+/* mv_layout_int64 copies a's shape and byte strides into int64 arrays of
+ * MV_MAXDIM entries, the form the Go bridge takes them in. */
+static inline void
+mv_layout_int64(const struct mv_array_s *a, int64_t *shape, int64_t *strides)
+{
+    for (int k = 0; k < a->ndim; k++) {
+        shape[k] = a->shape[k];
+        strides[k] = a->strides[k];
+    }
+}
+
+/* ---- core_array.c ---- */
+
+extern PyObject *mv_array_base_type; /* memview._core.ArrayBase (module.c makes it) */
+extern PyObject *mv_array_type;      /* the facade's subclass, set by set_array_type */
+/* The type's own slots and attributes, for module.c to assemble the type. */
+extern PyType_Slot mv_array_core_slots[];
+extern PyGetSetDef mv_array_core_getset[];
+
+int mv_is_array(PyObject *o);
+/* mv_new_array wraps Go metadata in a new array object (stealing the Go handle;
+ * on failure the handle is released), deriving every cached field. base may be
+ * NULL. */
+PyObject *mv_new_array(const mv_meta *m, PyObject *base);
+/* mv_finish_meta wraps a Go result: mv_raise on rc != 0, else a new array. */
+PyObject *mv_finish_meta(int rc, const mv_meta *m, const mv_err *e, PyObject *base);
+/* mv_view_base is what a view of parent reports as its base: the owner of the
+ * memory (the parent's base, or the parent). */
+PyObject *mv_view_base(MVArray *parent);
+
+/* ---- core_errors.c ---- */
+
+/* mv_set_error raises the Python exception of a Go error; returns NULL. */
+PyObject *mv_set_error(const mv_err *e);
+/* mv_check_live raises ValueError for a released array; returns 0 if live. */
+int mv_check_live(MVArray *a);
+
+/* ---- core_owner.c: the memory an array owns (see the file's opening) ---- */
+
+/* mv_raise is mv_set_error after a failed call: it also gives back the handles
+ * made for C-level views during the call (mv_undo_fresh_handles). */
+PyObject *mv_raise(const mv_err *e);
+/* mv_hold makes v, a view made in C, use the memory of p (or of what p holds). */
+void mv_hold(MVArray *v, MVArray *p);
+/* mv_array_handle returns the array's Go handle, making it first for a C-level
+ * view, an import or a cached block; 0 with an exception for a released array
+ * or a Go error. */
+uintptr_t mv_array_handle(MVArray *a);
+/* mv_release is Array.release() once it is allowed: 0, or -1 with an exception. */
+int mv_release(MVArray *a);
+/* mv_owner_dealloc gives back everything a going array holds. */
+void mv_owner_dealloc(MVArray *a);
+/* mv_drop_hold lets go of a C-level view's hold. */
+void mv_drop_hold(MVArray *a);
+/* mv_undo_fresh_handles gives back the handles made for C-level views since
+ * the last failure (a failed call leaves Go as it found it); mv_forget_fresh
+ * forgets an array that goes or is released. */
+void mv_undo_fresh_handles(void);
+void mv_forget_fresh(MVArray *a);
+/* mv_import_handle gives Go the import v (a Py_buffer of its own) and returns
+ * the new handle, 0 with an exception. mv_import_free releases and frees *v and
+ * sets it NULL. mv_import_keeper_type is the type of DLPack keepers
+ * (proto_dlpack_import.c sets it): an import from one asks the keeper again. */
+uintptr_t mv_import_handle(MVArray *a, Py_buffer *v);
+void mv_import_free(Py_buffer **v);
+extern PyTypeObject *mv_import_keeper_type;
+
+/* ---- core_blocks.c: the creation cache ---- */
+
+/* Blocks of at most MV_BLOCK_MAX bytes of the default pool. mv_block_take
+ * hands out a zero-filled block (NULL without an exception when the cache
+ * cannot serve the size or pool, with one when Go failed); mv_block_give takes
+ * one back; mv_block_drop gives back *b (if any) and clears it; mv_block_adopt
+ * hands a's block over to a new Go array and returns its handle (0 with an
+ * exception). mv_blocks_flush gives back every free block and settles the
+ * pool's counts (before statistics are read); mv_blocks_pool_changed does that
+ * when the default pool changes. */
+#define MV_BLOCK_MAX (64 * 1024)
+extern unsigned mv_block_gen;
+void *mv_block_take(Py_ssize_t nbytes);
+void mv_block_give(void *p, Py_ssize_t nbytes, unsigned gen);
+static inline void
+mv_block_drop(MVArray *a, void **b)
+{
+    if (*b != NULL) {
+        void *p = *b;
+        *b = NULL;
+        mv_block_give(p, a->len, a->block_gen);
+    }
+}
+uintptr_t mv_block_adopt(MVArray *a, void *block);
+int mv_blocks_flush(void);
+void mv_blocks_pool_changed(void);
+extern PyMethodDef mv_block_functions[]; /* blocks_stats, blocks_flush */
+
+/* ---- core_child.c: memory of a forked child's own ---- */
+
+/* mv_child_map maps nbytes of zero-filled memory of the child's own (NULL with
+ * MemoryError); mv_child_unmap gives it back. */
+void *mv_child_map(Py_ssize_t nbytes);
+void mv_child_unmap(void *p, Py_ssize_t nbytes);
+extern PyMethodDef mv_child_functions[]; /* child_memory */
+
+/* ---- core_layouts.c ---- */
+
+/* A layout computed in C, relative to the array it was computed from. */
+typedef struct {
+    int ndim;
+    Py_ssize_t offset; /* bytes from the parent's element 0 */
+    Py_ssize_t shape[MV_MAXDIM];
+    Py_ssize_t strides[MV_MAXDIM];
+} mv_layout;
+
+/* Each returns 1 with the layout in out, or 0 when the fast path leaves the
+ * work to Go (other key or argument types, and every error: Go raises them).
+ * mv_index_layout also says whether one element is selected; axes (transpose)
+ * and shape (reshape) are a tuple or a list, axes NULL reverses. */
+int mv_index_layout(const MVArray *a, PyObject *key, mv_layout *out, int *scalar);
+int mv_transpose_layout(const MVArray *a, PyObject *axes, mv_layout *out);
+int mv_reshape_layout(const MVArray *a, PyObject *shape, mv_layout *out);
+/* C and F contiguity of l, as memview.Layout.CContiguous / FContiguous. */
+void mv_layout_contiguity(const mv_layout *l, Py_ssize_t itemsize, int *c, int *f);
+
+/* mv_contiguity sets *c and *f to whether the layout is C- or F-contiguous. */
+void mv_contiguity(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t size,
+                   Py_ssize_t itemsize, int *c, int *f);
+
+/* ---- core_elements.c ---- */
+
+/* mv_scalar_kind fills a->scalar from the typestr and itemsize; mv_dlpack_cache
+ * fills dl_ok, dl_code, dl_bits and dl_strides (whether DLPack can describe the
+ * array, and how). */
+void mv_scalar_kind(MVArray *a);
+void mv_dlpack_cache(MVArray *a);
+/* The element at p as a Python scalar (a->scalar must not be MV_SK_NONE). */
+PyObject *mv_read_scalar(const MVArray *a, const char *p);
+/* Stores value at p when it converts exactly as the facade would for the plain
+ * cases: 1 written, 0 left to the facade. */
+int mv_write_scalar(const MVArray *a, char *p, PyObject *value);
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * ops.h — what memview's array operations share: made in C where C can
+ * (creation from the cache, views, imports of the usual exporters, and all of
+ * a forked child's host work) and through Go otherwise.
+ *
+ *   ops_create.c   mv.empty/zeros and Array.copy in C for small host arrays
+ *   ops_views.c    indexing, element access, T, transpose, reshape, len, iter
+ *   ops_import.c   from_buffer of the usual exporters without Go
+ *   ops_host.c     a forked child's host work: memory, copies, broadcasting
+ *   ops_go.c       the operations Go does: creation, import, views, copies, fills
+ *   ops_dtype.c    dtype and format descriptions, asked of Go once each
+ *   ops_cuda.c     CUDA devices, streams and pool statistics
+ */
+#ifndef MEMVIEW_OPS_H
+#define MEMVIEW_OPS_H
+
+#include "core.h"
+#include "foreign.h"
+
+/* ---- ops_create.c ---- */
+
+/* Array methods (copy) and the module functions of creation in C. */
+extern PyMethodDef mv_create_methods[];
+int mv_install_create(PyObject *mod);
+/* mv_child_empty and mv_child_copy make arrays in a forked child; mv_known_format
+ * is the format of a dtype name already resolved, or NULL. */
+PyObject *mv_child_empty(int nd, const Py_ssize_t *shape, const char *dtype, char order);
+PyObject *mv_child_copy(MVArray *a, char order);
+const char *mv_known_format(const char *dtype);
+
+/* ---- ops_views.c ---- */
+
+/* The array type's slots (indexing, len, iteration), methods and attributes
+ * (T), and the module functions (set_hooks). */
+extern PyType_Slot mv_view_slots[];
+extern PyMethodDef mv_view_methods[];
+extern PyGetSetDef mv_view_getset[];
+extern PyMethodDef mv_view_functions[];
+/* Views in a forked child, raising the errors the facade's slow paths leave to
+ * Go elsewhere: mv_child_view (an encoded key, as _core.view takes it),
+ * mv_child_transpose, mv_child_reshape and mv_child_readonly. */
+PyObject *mv_child_view(MVArray *a, PyObject *enc);
+PyObject *mv_child_transpose(MVArray *a, PyObject *axes);
+PyObject *mv_child_reshape(MVArray *a, PyObject *shape);
+PyObject *mv_child_readonly(MVArray *a);
+/* selftest.c's _c_layout: the layout ops_views.c computes. */
+PyObject *mv_selftest_c_layout(PyObject *mod, PyObject *args);
+
+/* ---- ops_import.c ---- */
+
+/* mv_import_fast makes an array over view (taking it) without Go, or returns
+ * NULL — with an exception only for a failure of its own (out of memory);
+ * without one the caller takes the Go path. obj becomes the array's base (may
+ * be NULL). mv_import_as is mv_import_fast with the layout given (strides NULL:
+ * C order) and items of format (a forked child's pickles); mv_import_format
+ * reads the items as format (a ctypes type's, python/memview/_cdata.py)
+ * instead of the exporter's own. mv_install_import_formats describes the basic
+ * formats once, at install (0, or -1 with an exception). */
+PyObject *mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags);
+PyObject *mv_import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *shape, const Py_ssize_t *strides,
+                       const char *format, int readonly, int flags);
+PyObject *mv_import_format(PyObject *obj, Py_buffer *view, const char *format, int readonly, int flags);
+int mv_install_import_formats(void);
+
+/* ---- ops_host.c: memview's own host work in C, for a forked child ---- */
+
+/* mv_host_assign copies src
+ * (strides ss, 0 on broadcast axes) into dst as if through a temporary;
+ * mv_host_broadcast gives the strides that read a layout as an array of shape
+ * dshape (ValueError when it does not broadcast); mv_host_order_strides the
+ * strides of a dense copy of a in order 'C', 'F', 'A' or 'K'. Each returns 0,
+ * or -1 with an exception. mv_child_import_foreign makes a read-only host array
+ * over data (nd, shape, C order, items of format and itemsize) that another
+ * library lent (token: released once the array's memory is no longer used);
+ * NULL with an exception, the token still the caller's. */
+int mv_host_assign(char *dst, const Py_ssize_t *ds, const char *src, const Py_ssize_t *ss, const Py_ssize_t *shape,
+                   int nd, Py_ssize_t itemsize);
+int mv_host_broadcast(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, int dnd, const Py_ssize_t *dshape,
+                      Py_ssize_t *out);
+int mv_host_order_strides(const MVArray *a, char order, Py_ssize_t *strides);
+PyObject *mv_child_import_foreign(PyObject *base, struct mv_foreign *token, void *data, int nd,
+                                  const int64_t *shape, Py_ssize_t itemsize, const char *format);
+
+/* ---- ops_go.c ---- */
+
+/* mv_live_array is o as a live array that Go may be handed (a C-level view gets
+ * its handle now); mv_host_array o as a live host array for a forked child's
+ * paths; NULL with an exception otherwise (what names o). mv_long_work says
+ * whether work on a runs without the GIL: MV_NOGIL_MIN bytes or more, or any
+ * CUDA memory. */
+MVArray *mv_live_array(PyObject *o, const char *what);
+MVArray *mv_host_array(PyObject *o, const char *what);
+int mv_long_work(const MVArray *a);
+extern PyMethodDef mv_ops_go_functions[];
+
+/* ---- ops_dtype.c, ops_cuda.c ---- */
+
+/* mv_install_dtypes asks Go about the basic dtypes once, by name and by format. */
+int mv_install_dtypes(void);
+extern PyMethodDef mv_dtype_functions[];
+extern PyMethodDef mv_cuda_functions[];
+
+#endif
