@@ -39,8 +39,6 @@ func fillMeta(a *memview.Array, m *C.mv_meta) {
 	m.itemsize = C.int64_t(dt.Itemsize())
 	m.ndim = C.int32_t(len(shape))
 	m.readonly = cbool(a.ReadOnly())
-	m.c_contig = cbool(a.CContiguous())
-	m.f_contig = cbool(a.FContiguous())
 	putDType(m, dt)
 	dev := a.Device()
 	m.device_kind = C.int32_t(dev.Kind)

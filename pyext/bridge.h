@@ -46,8 +46,6 @@ typedef struct {
     int64_t itemsize;
     int32_t ndim;
     int32_t readonly;
-    int32_t c_contig;
-    int32_t f_contig;
     char format[16];  /* PEP 3118 format of one item, when shorter than 16 bytes */
     char *long_format; /* else the format, malloc'd by Go: the receiver frees it */
     char dtype[16];   /* the layout's name ("float64", ">f8", a canonical format), when shorter than 16 bytes */

@@ -143,6 +143,32 @@ extern PyType_Slot mv_array_core_slots[];
 extern PyGetSetDef mv_array_core_getset[];
 
 int mv_is_array(PyObject *o);
+
+/* What an array object is made from: the address of element 0, the layout,
+ * the items and the device. */
+typedef struct {
+    char *buf;
+    int ndim;
+    const Py_ssize_t *shape;   /* ndim entries (may be NULL when ndim is 0) */
+    const Py_ssize_t *strides; /* ndim signed byte strides */
+    Py_ssize_t itemsize;
+    const char *format;        /* PEP 3118 format of one item */
+    const char *dtype;         /* memview's name of the items ("float64", a canonical format) */
+    const char *typestr;       /* array-interface typestr ("<f8") */
+    int readonly;
+    int device_kind;           /* MV_DEV_* */
+    int device_id;
+    const char *device;        /* "cpu", "cuda:0", ... */
+    const int64_t *pending;    /* CUDA memory: its shared pending-stream word; else NULL */
+    PyObject *base;            /* reported as base (referenced); may be NULL */
+} mv_desc;
+
+/* mv_array_new is the one constructor of array objects: it copies d and derives
+ * every cached field from it (size in bytes, contiguity, the DLPack form, how C
+ * reads an element). The new array owns no memory yet — it reads as released —
+ * until its maker gives it some (a handle, an import, a block or a hold; see
+ * core_owner.c). NULL with an exception. */
+MVArray *mv_array_new(const mv_desc *d);
 /* mv_new_array wraps Go metadata in a new array object (stealing the Go handle;
  * on failure the handle is released), deriving every cached field. base may be
  * NULL. */
@@ -243,12 +269,11 @@ typedef struct {
 int mv_index_layout(const MVArray *a, PyObject *key, mv_layout *out, int *scalar);
 int mv_transpose_layout(const MVArray *a, PyObject *axes, mv_layout *out);
 int mv_reshape_layout(const MVArray *a, PyObject *shape, mv_layout *out);
-/* C and F contiguity of l, as memview.Layout.CContiguous / FContiguous. */
-void mv_layout_contiguity(const mv_layout *l, Py_ssize_t itemsize, int *c, int *f);
 
-/* mv_contiguity sets *c and *f to whether the layout is C- or F-contiguous. */
-void mv_contiguity(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t size,
-                   Py_ssize_t itemsize, int *c, int *f);
+/* mv_contiguity sets *c and *f to whether the layout is C- or F-contiguous,
+ * as memview.Layout.CContiguous / FContiguous (PyBuffer_IsContiguous). */
+void mv_contiguity(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t itemsize, int *c,
+                   int *f);
 
 /* ---- core_elements.c ---- */
 

@@ -265,70 +265,88 @@ mv_is_array(PyObject *o)
     return mv_array_base_type != NULL && PyObject_TypeCheck(o, (PyTypeObject *)mv_array_base_type);
 }
 
-PyObject *
-mv_new_array(const mv_meta *m, PyObject *base)
+/* keep_string returns s copied into inline (16 bytes) when it fits, else a
+ * PyMem copy; NULL when memory ran out. */
+static char *
+keep_string(const char *s, char *inline_buf)
+{
+    size_t n = strlen(s) + 1;
+    char *out = n <= 16 ? inline_buf : PyMem_Malloc(n);
+    if (out != NULL)
+        memcpy(out, s, n);
+    return out;
+}
+
+MVArray *
+mv_array_new(const mv_desc *d)
 {
     PyTypeObject *tp = (PyTypeObject *)(mv_array_type ? mv_array_type : mv_array_base_type);
     allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
-    /* A long format or name is handed over by Go (malloc'd): copy it first,
-     * free Go's always. */
-    char *long_format = mv_take_string(m->long_format);
-    char *long_dtype = mv_take_string(m->long_dtype);
-    if ((m->long_format != NULL && long_format == NULL) || (m->long_dtype != NULL && long_dtype == NULL)) {
-        PyMem_Free(long_format);
-        PyMem_Free(long_dtype);
-        mv_go_release((uintptr_t)m->handle, NULL);
-        return PyErr_NoMemory();
-    }
     MVArray *a = (MVArray *)alloc(tp, 0);
-    if (a == NULL) {
-        mv_go_release((uintptr_t)m->handle, NULL);
-        PyMem_Free(long_format);
-        PyMem_Free(long_dtype);
+    if (a == NULL)
+        return NULL;
+    /* Until its maker gives it memory the object reads as released, and
+     * dealloc frees what is set. */
+    if ((a->format = keep_string(d->format, a->fmt_inline)) == NULL ||
+        (a->dtype = keep_string(d->dtype, a->dtype_inline)) == NULL ||
+        (d->ndim > 0 && mv_shape_alloc(a, d->ndim) < 0)) {
+        Py_DECREF(a);
+        PyErr_NoMemory();
         return NULL;
     }
-    a->dtype = long_dtype; /* freed by dealloc from here on */
-    a->format = long_format; /* freed by dealloc from here on */
-    if (m->ndim > 0) {
-        /* shape, byte strides, element strides (DLPack) */
-        if (mv_shape_alloc(a, m->ndim) < 0) {
-            mv_go_release((uintptr_t)m->handle, NULL);
-            Py_DECREF(a);
-            return PyErr_NoMemory();
-        }
-        for (int i = 0; i < m->ndim; i++) {
-            a->shape[i] = (Py_ssize_t)m->shape[i];
-            a->strides[i] = (Py_ssize_t)m->strides[i];
-        }
+    Py_ssize_t size = 1;
+    for (int k = 0; k < d->ndim; k++) {
+        a->shape[k] = d->shape[k];
+        a->strides[k] = d->strides[k];
+        size *= d->shape[k];
     }
-    a->handle = m->handle;
-    a->buf = m->buf;
-    a->len = (Py_ssize_t)m->len;
-    a->itemsize = (Py_ssize_t)m->itemsize;
-    a->ndim = m->ndim;
-    a->readonly = m->readonly;
-    a->c_contig = m->c_contig;
-    a->f_contig = m->f_contig;
-    memcpy(a->fmt_inline, m->format, sizeof a->fmt_inline);
-    a->fmt_inline[sizeof a->fmt_inline - 1] = 0;
-    if (a->format == NULL)
-        a->format = a->fmt_inline;
-    memcpy(a->dtype_inline, m->dtype, sizeof a->dtype_inline);
-    a->dtype_inline[sizeof a->dtype_inline - 1] = 0;
-    if (a->dtype == NULL)
-        a->dtype = a->dtype_inline;
-    memcpy(a->typestr, m->typestr, sizeof a->typestr);
-    memcpy(a->device, m->device, sizeof a->device);
-    a->device_kind = m->device_kind;
-    a->pending = m->pending;
-    a->device[sizeof a->device - 1] = 0;
-    a->typestr[sizeof a->typestr - 1] = 0;
-    a->device_id = m->device_id;
-    a->dl_strides = a->shape ? (int64_t *)a->shape + 2 * m->ndim : NULL;
+    a->buf = d->buf;
+    a->len = size * d->itemsize;
+    a->itemsize = d->itemsize;
+    a->ndim = d->ndim;
+    a->readonly = d->readonly;
+    mv_contiguity(d->ndim, a->shape, a->strides, d->itemsize, &a->c_contig, &a->f_contig);
+    PyOS_snprintf(a->typestr, sizeof a->typestr, "%s", d->typestr);
+    PyOS_snprintf(a->device, sizeof a->device, "%s", d->device);
+    a->device_kind = d->device_kind;
+    a->device_id = d->device_id;
+    a->pending = d->pending;
+    a->dl_strides = a->shape ? (int64_t *)a->shape + 2 * d->ndim : NULL;
     mv_dlpack_cache(a);
     mv_scalar_kind(a);
-    Py_XINCREF(base);
-    a->base = base;
+    Py_XINCREF(d->base);
+    a->base = d->base;
+    return a;
+}
+
+PyObject *
+mv_new_array(const mv_meta *m, PyObject *base)
+{
+    /* A long format or name is handed over by Go (malloc'd): read, then freed. */
+    mv_desc d = {
+        .buf = m->buf,
+        .ndim = m->ndim,
+        .shape = (const Py_ssize_t *)m->shape,
+        .strides = (const Py_ssize_t *)m->strides,
+        .itemsize = (Py_ssize_t)m->itemsize,
+        .format = m->long_format ? m->long_format : m->format,
+        .dtype = m->long_dtype ? m->long_dtype : m->dtype,
+        .typestr = m->typestr,
+        .readonly = m->readonly,
+        .device_kind = m->device_kind,
+        .device_id = m->device_id,
+        .device = m->device,
+        .pending = m->pending,
+        .base = base,
+    };
+    MVArray *a = mv_array_new(&d);
+    free(m->long_format);
+    free(m->long_dtype);
+    if (a == NULL) {
+        mv_go_release((uintptr_t)m->handle, NULL);
+        return NULL;
+    }
+    a->handle = m->handle; /* owned from here on */
     return (PyObject *)a;
 }
 

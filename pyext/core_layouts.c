@@ -9,37 +9,6 @@
 
 #define BIG ((Py_ssize_t)1 << 62) /* slice bounds are clamped here, as the facade does */
 
-/* contiguity as memview.Layout.CContiguous / FContiguous (PyBuffer_IsContiguous) */
-void
-mv_layout_contiguity(const mv_layout *l, Py_ssize_t itemsize, int *c, int *f)
-{
-    Py_ssize_t size = 1;
-    for (int k = 0; k < l->ndim; k++)
-        size *= l->shape[k];
-    if (size == 0) {
-        *c = *f = 1;
-        return;
-    }
-    uint64_t sd = (uint64_t)itemsize;
-    *c = 1;
-    for (int k = l->ndim - 1; k >= 0; k--) {
-        if (l->shape[k] > 1 && (uint64_t)l->strides[k] != sd) {
-            *c = 0;
-            break;
-        }
-        sd *= (uint64_t)l->shape[k];
-    }
-    sd = (uint64_t)itemsize;
-    *f = 1;
-    for (int k = 0; k < l->ndim; k++) {
-        if (l->shape[k] > 1 && (uint64_t)l->strides[k] != sd) {
-            *f = 0;
-            break;
-        }
-        sd *= (uint64_t)l->shape[k];
-    }
-}
-
 static Py_ssize_t
 clamp(Py_ssize_t v)
 {
@@ -339,12 +308,12 @@ mv_reshape_layout(const MVArray *a, PyObject *seq, mv_layout *out)
 
 
 void
-mv_contiguity(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t size, Py_ssize_t itemsize,
-           int *c, int *f)
+mv_contiguity(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t itemsize, int *c, int *f)
 {
     *c = *f = 1;
-    if (size == 0)
-        return;
+    for (int k = 0; k < nd; k++)
+        if (shape[k] == 0)
+            return; /* no elements: both */
     uint64_t sd = (uint64_t)itemsize;
     for (int k = nd - 1; k >= 0; k--) {
         if (shape[k] > 1 && (uint64_t)strides[k] != sd) {

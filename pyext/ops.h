@@ -51,14 +51,14 @@ PyObject *mv_selftest_c_layout(PyObject *mod, PyObject *args);
 /* mv_import_fast makes an array over view (taking it) without Go, or returns
  * NULL — with an exception only for a failure of its own (out of memory);
  * without one the caller takes the Go path. obj becomes the array's base (may
- * be NULL). mv_import_as is mv_import_fast with the layout given (strides NULL:
- * C order) and items of format (a forked child's pickles); mv_import_format
+ * be NULL). mv_import_as is mv_import_fast with the layout given (dense, in
+ * order 'C' or 'F') and items of format (a forked child's pickles); mv_import_format
  * reads the items as format (a ctypes type's, python/memview/_cdata.py)
  * instead of the exporter's own. mv_install_import_formats describes the basic
  * formats once, at install (0, or -1 with an exception). */
 PyObject *mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags);
-PyObject *mv_import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *shape, const Py_ssize_t *strides,
-                       const char *format, int readonly, int flags);
+PyObject *mv_import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *shape, char order, const char *format,
+                       int readonly, int flags);
 PyObject *mv_import_format(PyObject *obj, Py_buffer *view, const char *format, int readonly, int flags);
 int mv_install_import_formats(void);
 

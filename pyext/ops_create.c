@@ -180,27 +180,11 @@ block_array(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, char ord
     int cached = nbytes > 0 && nbytes <= MV_BLOCK_MAX;
     if (!cached && mv_go_usable())
         return NULL;
-    PyTypeObject *tp = (PyTypeObject *)(mv_array_type ? mv_array_type : mv_array_base_type);
-    allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
-    MVArray *a = (MVArray *)alloc(tp, 0);
-    if (a == NULL)
-        return NULL;
-    /* Until block is set the object is "released": dealloc frees what is set. */
-    size_t fl = strlen(format), dl = strlen(dtype);
-    a->format = fl < sizeof a->fmt_inline ? memcpy(a->fmt_inline, format, fl + 1) : mv_pymem_strdup(format);
-    a->dtype = dl < sizeof a->dtype_inline ? memcpy(a->dtype_inline, dtype, dl + 1) : mv_pymem_strdup(dtype);
-    if (a->format == NULL || a->dtype == NULL)
-        goto nomem;
-    if (nd > 0) {
-        if (mv_shape_alloc(a, nd) < 0)
-            goto nomem;
-        Py_ssize_t sd = itemsize;
-        for (int i = 0; i < nd; i++) {
-            int k = order == 'F' ? i : nd - 1 - i;
-            a->shape[k] = shape[k];
-            a->strides[k] = strides ? strides[k] : sd;
-            sd *= shape[k];
-        }
+    Py_ssize_t st[MV_MAXDIM], sd = itemsize;
+    for (int i = 0; i < nd; i++) {
+        int k = order == 'F' ? i : nd - 1 - i;
+        st[k] = strides ? strides[k] : sd;
+        sd *= shape[k];
     }
     unsigned gen = mv_block_gen;
     void *p = cached ? mv_block_take(nbytes) : NULL;
@@ -208,29 +192,28 @@ block_array(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, char ord
         p = mv_child_map(nbytes);
         gen = 0;
     }
-    if (p == NULL) {
-        Py_DECREF(a);
+    if (p == NULL)
         return NULL; /* with an exception where Go failed */
+    mv_desc d = {
+        .buf = p,
+        .ndim = nd,
+        .shape = shape,
+        .strides = st,
+        .itemsize = itemsize,
+        .format = format,
+        .dtype = dtype,
+        .typestr = typestr,
+        .device_kind = MV_DEV_CPU,
+        .device = "cpu",
+    };
+    MVArray *a = mv_array_new(&d);
+    if (a == NULL) {
+        mv_block_give(p, nbytes, gen);
+        return NULL;
     }
-    a->block = p;
+    a->block = p; /* owned from here on */
     a->block_gen = gen;
-    a->buf = p;
-    a->len = nbytes;
-    a->itemsize = itemsize;
-    a->ndim = nd;
-    a->readonly = 0;
-    mv_contiguity(nd, a->shape, a->strides, nbytes / itemsize, itemsize, &a->c_contig, &a->f_contig);
-    memcpy(a->typestr, typestr, sizeof a->typestr);
-    memcpy(a->device, "cpu", 4);
-    a->device_kind = MV_DEV_CPU;
-    a->dl_strides = a->shape ? (int64_t *)a->shape + 2 * nd : NULL;
-    mv_dlpack_cache(a);
-    mv_scalar_kind(a);
     return a;
-nomem:
-    Py_DECREF(a);
-    PyErr_NoMemory();
-    return NULL;
 }
 
 /* out_of_memory_or_none: after the cache could not make an array, whether the
@@ -453,7 +436,6 @@ mv_child_copy(MVArray *a, char order)
         Py_DECREF(c);
         return NULL;
     }
-    mv_contiguity(c->ndim, c->shape, c->strides, c->len / c->itemsize, c->itemsize, &c->c_contig, &c->f_contig);
     return (PyObject *)c;
 }
 

@@ -324,7 +324,7 @@ mv_child_import_foreign(PyObject *base, mv_foreign *token, void *data, int nd, c
         PyMem_Free(view);
         goto fail;
     }
-    a = mv_import_as(base, view, nd, sh, NULL, format, 1, PyBUF_SIMPLE);
+    a = mv_import_as(base, view, nd, sh, 'C', format, 1, PyBUF_SIMPLE);
     if (a == NULL) {
         PyBuffer_Release(view);
         PyMem_Free(view);

@@ -141,45 +141,23 @@ import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *vshape, cons
     if ((uintptr_t)view->buf % (uintptr_t)fi->align != 0)
         return NULL;
 
-    PyTypeObject *tp = (PyTypeObject *)(mv_array_type ? mv_array_type : mv_array_base_type);
-    allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
-    MVArray *a = (MVArray *)alloc(tp, 0);
+    mv_desc d = {
+        .buf = view->buf,
+        .ndim = nd,
+        .shape = vshape,
+        .strides = strides,
+        .itemsize = itemsize,
+        .format = fi->format,
+        .dtype = fi->dtype,
+        .typestr = fi->typestr,
+        .readonly = readonly,
+        .device_kind = MV_DEV_CPU,
+        .device = "cpu",
+        .base = obj,
+    };
+    MVArray *a = mv_array_new(&d);
     if (a == NULL)
         return NULL;
-    /* Until import is set the object is "released": dealloc frees what is set. */
-    size_t fl = strlen(fi->format), dl = strlen(fi->dtype);
-    a->format = fl < sizeof a->fmt_inline ? memcpy(a->fmt_inline, fi->format, fl + 1) : mv_pymem_strdup(fi->format);
-    a->dtype = dl < sizeof a->dtype_inline ? memcpy(a->dtype_inline, fi->dtype, dl + 1) : mv_pymem_strdup(fi->dtype);
-    if (a->format == NULL || a->dtype == NULL) {
-        Py_DECREF(a);
-        return PyErr_NoMemory();
-    }
-    if (nd > 0) {
-        if (mv_shape_alloc(a, nd) < 0) {
-            Py_DECREF(a);
-            return PyErr_NoMemory();
-        }
-        for (int k = 0; k < nd; k++) {
-            a->shape[k] = vshape[k];
-            a->strides[k] = strides[k];
-        }
-    }
-    a->buf = view->buf;
-    a->len = size * itemsize;
-    a->itemsize = itemsize;
-    a->ndim = nd;
-    a->readonly = readonly;
-    mv_contiguity(nd, a->shape, a->strides, size, itemsize, &a->c_contig, &a->f_contig);
-    memcpy(a->typestr, fi->typestr, sizeof a->typestr);
-    memcpy(a->device, "cpu", 4);
-    a->device_kind = MV_DEV_CPU;
-    a->device_id = 0;
-    a->pending = NULL;
-    a->dl_strides = a->shape ? (int64_t *)a->shape + 2 * nd : NULL;
-    mv_dlpack_cache(a);
-    mv_scalar_kind(a);
-    Py_XINCREF(obj);
-    a->base = obj;
     a->import_flags = flags;
     a->import = view; /* owned from here on */
     return (PyObject *)a;
@@ -199,8 +177,20 @@ mv_import_format(PyObject *obj, Py_buffer *view, const char *format, int readonl
 }
 
 PyObject *
-mv_import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *shape, const Py_ssize_t *strides,
-             const char *format, int readonly, int flags)
+mv_import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *shape, char order, const char *format,
+             int readonly, int flags)
 {
-    return import_as(obj, view, nd, shape, strides, format, -1, readonly, flags);
+    Py_ssize_t strides[MV_MAXDIM];
+    if (order == 'F' && nd > 0) { /* Fortran order: the strides from the format's item size */
+        const fmt_info *fi = format_info(format);
+        if (fi == NULL || nd > MV_MAXDIM)
+            return NULL;
+        Py_ssize_t sd = fi->itemsize;
+        for (int k = 0; k < nd; k++) {
+            strides[k] = sd;
+            if (__builtin_mul_overflow(sd, shape[k] > 0 ? shape[k] : 1, &sd))
+                return NULL;
+        }
+    }
+    return import_as(obj, view, nd, shape, order == 'F' && nd > 0 ? strides : NULL, format, -1, readonly, flags);
 }

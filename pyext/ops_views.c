@@ -25,66 +25,29 @@ static PyObject *hook_reshape;   /* (a, args) -> view */
 
 /* ---- C-level views ---- */
 
-static char *
-copy_string(const char *s, char *inline_buf, const char *parent_inline)
-{
-    if (s == parent_inline) {
-        memcpy(inline_buf, parent_inline, 16);
-        return inline_buf;
-    }
-    size_t n = strlen(s) + 1;
-    char *out = PyMem_Malloc(n);
-    if (out != NULL)
-        memcpy(out, s, n);
-    return out;
-}
-
 /* make_view: a new array over p's memory with layout l (offset from p->buf). */
 static PyObject *
 make_view(MVArray *p, const mv_layout *l)
 {
-    PyTypeObject *tp = (PyTypeObject *)(mv_array_type ? mv_array_type : mv_array_base_type);
-    allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
-    MVArray *v = (MVArray *)alloc(tp, 0);
-    if (v == NULL)
-        return NULL;
-    /* Until hold is set the object is "released": dealloc frees what is set. */
-    v->format = copy_string(p->format, v->fmt_inline, p->fmt_inline);
-    v->dtype = copy_string(p->dtype, v->dtype_inline, p->dtype_inline);
-    if (v->format == NULL || v->dtype == NULL) {
-        Py_DECREF(v);
-        return PyErr_NoMemory();
-    }
-    int nd = l->ndim;
-    if (nd > 0) {
-        if (mv_shape_alloc(v, nd) < 0) {
-            Py_DECREF(v);
-            return PyErr_NoMemory();
-        }
-        memcpy(v->shape, l->shape, (size_t)nd * sizeof(Py_ssize_t));
-        memcpy(v->strides, l->strides, (size_t)nd * sizeof(Py_ssize_t));
-    }
-    Py_ssize_t size = 1;
-    for (int k = 0; k < nd; k++)
-        size *= l->shape[k];
-    v->buf = p->buf + l->offset;
-    v->len = size * p->itemsize;
-    v->itemsize = p->itemsize;
-    v->ndim = nd;
-    v->readonly = p->readonly;
-    mv_layout_contiguity(l, p->itemsize, &v->c_contig, &v->f_contig);
-    memcpy(v->typestr, p->typestr, sizeof v->typestr);
-    memcpy(v->device, p->device, sizeof v->device);
-    v->device_kind = p->device_kind;
-    v->device_id = p->device_id;
-    v->pending = p->pending; /* the memory's shared pending-stream word */
-    v->scalar = p->scalar;
-    v->dl_strides = v->shape ? (int64_t *)v->shape + 2 * nd : NULL;
-    mv_dlpack_cache(v);
-    PyObject *base = p->base ? p->base : (PyObject *)p;
-    Py_INCREF(base);
-    v->base = base;
-    mv_hold(v, p);
+    mv_desc d = {
+        .buf = p->buf + l->offset,
+        .ndim = l->ndim,
+        .shape = l->shape,
+        .strides = l->strides,
+        .itemsize = p->itemsize,
+        .format = p->format,
+        .dtype = p->dtype,
+        .typestr = p->typestr,
+        .readonly = p->readonly,
+        .device_kind = p->device_kind,
+        .device_id = p->device_id,
+        .device = p->device,
+        .pending = p->pending, /* the memory's shared pending-stream word */
+        .base = p->base ? p->base : (PyObject *)p,
+    };
+    MVArray *v = mv_array_new(&d);
+    if (v != NULL)
+        mv_hold(v, p);
     return (PyObject *)v;
 }
 
@@ -422,7 +385,7 @@ mv_selftest_c_layout(PyObject *mod, PyObject *args)
         PyTuple_SetItem(strides, k, PyLong_FromSsize_t(l.strides[k]));
     }
     int c, f;
-    mv_layout_contiguity(&l, a->itemsize, &c, &f);
+    mv_contiguity(l.ndim, l.shape, l.strides, a->itemsize, &c, &f);
     return Py_BuildValue("(NNnOii)", shape, strides, l.offset, scalar ? Py_True : Py_False, c, f);
 }
 

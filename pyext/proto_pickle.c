@@ -18,23 +18,12 @@ child_from_bytes(PyObject *obj, int ndim, const int64_t *shape64, const char *fo
         PyMem_Free(view);
         return NULL;
     }
-    Py_ssize_t shape[MV_MAXDIM], strides[MV_MAXDIM];
+    Py_ssize_t shape[MV_MAXDIM];
     for (int k = 0; k < ndim; k++)
         shape[k] = (Py_ssize_t)shape64[k];
-    PyObject *a = mv_import_as(obj, view, ndim, shape, NULL, format, view->readonly || writable == 0,
-                               PyBUF_ANY_CONTIGUOUS);
-    if (a != NULL && order == 'F') {
-        /* the bytes are in Fortran order: the same memory with F strides */
-        MVArray *m = (MVArray *)a;
-        Py_ssize_t sd = m->itemsize;
-        for (int k = 0; k < ndim; k++) {
-            strides[k] = sd;
-            sd *= shape[k];
-        }
-        memcpy(m->strides, strides, (size_t)ndim * sizeof(Py_ssize_t));
-        mv_contiguity(ndim, m->shape, m->strides, m->len / m->itemsize, m->itemsize, &m->c_contig, &m->f_contig);
-        mv_dlpack_cache(m);
-    }
+    /* the bytes are in order's order: the same memory with its dense strides */
+    PyObject *a = mv_import_as(obj, view, ndim, shape, order == 'F' ? 'F' : 'C', format,
+                               view->readonly || writable == 0, PyBUF_ANY_CONTIGUOUS);
     if (a != NULL && ((MVArray *)a)->len != view->len) {
         Py_CLEAR(a);
         PyErr_Format(PyExc_ValueError, "memview: %zd bytes for an array of shape and dtype %s", view->len, format);
