@@ -161,6 +161,8 @@ typedef struct {
     const char *device;        /* "cpu", "cuda:0", ... */
     const int64_t *pending;    /* CUDA memory: its shared pending-stream word; else NULL */
     PyObject *base;            /* reported as base (referenced); may be NULL */
+    const MVArray *like;       /* a view's parent: its items and device are taken as they
+                                * are, and the fields above from itemsize to pending unread */
 } mv_desc;
 
 /* mv_array_new is the one constructor of array objects: it copies d and derives

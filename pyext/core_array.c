@@ -265,31 +265,73 @@ mv_is_array(PyObject *o)
     return mv_array_base_type != NULL && PyObject_TypeCheck(o, (PyTypeObject *)mv_array_base_type);
 }
 
-/* keep_string returns s copied into inline (16 bytes) when it fits, else a
+/* put_string copies s into dst of n bytes, cut to fit (n > 0). Formats, names
+ * and devices are a few characters: a loop beats the library's calls here. */
+static inline void
+put_string(char *dst, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (; k < n - 1 && s[k] != 0; k++)
+        dst[k] = s[k];
+    dst[k] = 0;
+}
+
+/* keep_string returns s copied into inline_buf (16 bytes) when it fits, else a
  * PyMem copy; NULL when memory ran out. */
-static char *
+static inline char *
 keep_string(const char *s, char *inline_buf)
 {
-    size_t n = strlen(s) + 1;
-    char *out = n <= 16 ? inline_buf : PyMem_Malloc(n);
-    if (out != NULL)
-        memcpy(out, s, n);
-    return out;
+    size_t k = 0;
+    while (k < 16 && s[k] != 0)
+        k++;
+    if (k < 16) {
+        memcpy(inline_buf, s, k + 1);
+        return inline_buf;
+    }
+    return mv_pymem_strdup(s);
 }
 
 MVArray *
 mv_array_new(const mv_desc *d)
 {
+    /* the type's tp_alloc, looked up once per type (set_array_type changes it) */
+    static PyTypeObject *alloc_tp;
+    static allocfunc alloc;
     PyTypeObject *tp = (PyTypeObject *)(mv_array_type ? mv_array_type : mv_array_base_type);
-    allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
+    if (tp != alloc_tp) {
+        alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
+        alloc_tp = tp;
+    }
     MVArray *a = (MVArray *)alloc(tp, 0);
     if (a == NULL)
         return NULL;
     /* Until its maker gives it memory the object reads as released, and
      * dealloc frees what is set. */
-    if ((a->format = keep_string(d->format, a->fmt_inline)) == NULL ||
-        (a->dtype = keep_string(d->dtype, a->dtype_inline)) == NULL ||
-        (d->ndim > 0 && mv_shape_alloc(a, d->ndim) < 0)) {
+    const MVArray *l = d->like;
+    if (l != NULL) {
+        /* a view: the items and the device are l's, copied as they are */
+        a->format = l->format == l->fmt_inline ? memcpy(a->fmt_inline, l->fmt_inline, sizeof a->fmt_inline)
+                                               : mv_pymem_strdup(l->format);
+        a->dtype = l->dtype == l->dtype_inline ? memcpy(a->dtype_inline, l->dtype_inline, sizeof a->dtype_inline)
+                                               : mv_pymem_strdup(l->dtype);
+        memcpy(a->typestr, l->typestr, sizeof a->typestr);
+        memcpy(a->device, l->device, sizeof a->device);
+        a->itemsize = l->itemsize;
+        a->device_kind = l->device_kind;
+        a->device_id = l->device_id;
+        a->pending = l->pending;
+        a->scalar = l->scalar;
+    } else {
+        a->format = keep_string(d->format, a->fmt_inline);
+        a->dtype = keep_string(d->dtype, a->dtype_inline);
+        put_string(a->typestr, sizeof a->typestr, d->typestr);
+        put_string(a->device, sizeof a->device, d->device);
+        a->itemsize = d->itemsize;
+        a->device_kind = d->device_kind;
+        a->device_id = d->device_id;
+        a->pending = d->pending;
+    }
+    if (a->format == NULL || a->dtype == NULL || (d->ndim > 0 && mv_shape_alloc(a, d->ndim) < 0)) {
         Py_DECREF(a);
         PyErr_NoMemory();
         return NULL;
@@ -301,19 +343,14 @@ mv_array_new(const mv_desc *d)
         size *= d->shape[k];
     }
     a->buf = d->buf;
-    a->len = size * d->itemsize;
-    a->itemsize = d->itemsize;
+    a->len = size * a->itemsize;
     a->ndim = d->ndim;
     a->readonly = d->readonly;
-    mv_contiguity(d->ndim, a->shape, a->strides, d->itemsize, &a->c_contig, &a->f_contig);
-    PyOS_snprintf(a->typestr, sizeof a->typestr, "%s", d->typestr);
-    PyOS_snprintf(a->device, sizeof a->device, "%s", d->device);
-    a->device_kind = d->device_kind;
-    a->device_id = d->device_id;
-    a->pending = d->pending;
+    mv_contiguity(d->ndim, a->shape, a->strides, a->itemsize, &a->c_contig, &a->f_contig);
     a->dl_strides = a->shape ? (int64_t *)a->shape + 2 * d->ndim : NULL;
     mv_dlpack_cache(a);
-    mv_scalar_kind(a);
+    if (l == NULL)
+        mv_scalar_kind(a);
     Py_XINCREF(d->base);
     a->base = d->base;
     return a;

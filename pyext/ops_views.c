@@ -34,16 +34,9 @@ make_view(MVArray *p, const mv_layout *l)
         .ndim = l->ndim,
         .shape = l->shape,
         .strides = l->strides,
-        .itemsize = p->itemsize,
-        .format = p->format,
-        .dtype = p->dtype,
-        .typestr = p->typestr,
         .readonly = p->readonly,
-        .device_kind = p->device_kind,
-        .device_id = p->device_id,
-        .device = p->device,
-        .pending = p->pending, /* the memory's shared pending-stream word */
         .base = p->base ? p->base : (PyObject *)p,
+        .like = p, /* the items, the device, the memory's shared pending-stream word */
     };
     MVArray *v = mv_array_new(&d);
     if (v != NULL)
