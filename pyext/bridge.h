@@ -9,7 +9,8 @@
 
 #define MV_MAXDIM 64 /* PyBUF_MAX_NDIM */
 
-/* Exception kinds a Go error maps to (see errors.go). */
+/* Exception kinds a Go error maps to (pyext/errkind classifies errors; core_errors.c
+ * names the exception of each kind). */
 enum {
     MV_OK = 0,
     MV_VALUE_ERROR = 1,
@@ -21,6 +22,7 @@ enum {
     MV_CUDA_ERROR = 7,   /* no driver or device, or a CUDA driver error: memview.cuda.CUDAError */
     MV_FORKED_ERROR = 8, /* set by the Go bridge (go_bridge.h), never by Go: a forked child refused
                           * the call; msg names what needed Go */
+    MV_RUNTIME_ERROR = 9, /* what a bound Go package's other errors raise, as gopy does */
 };
 
 /* Where an array's memory lives (memview.DeviceKind). */

@@ -183,7 +183,10 @@ PyObject *mv_view_base(MVArray *parent);
 
 /* ---- core_errors.c ---- */
 
-/* mv_set_error raises the Python exception of a Go error; returns NULL. */
+/* mv_exception_type is the exception class of an MV_*_ERROR kind (borrowed; gopyrt
+ * uses it too); mv_set_error raises the Python exception of a Go error and
+ * returns NULL. */
+PyObject *mv_exception_type(int kind);
 PyObject *mv_set_error(const mv_err *e);
 /* mv_check_live raises ValueError for a released array; returns 0 if live. */
 int mv_check_live(MVArray *a);

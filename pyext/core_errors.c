@@ -17,19 +17,26 @@ mv_check_live(MVArray *a)
 }
 
 PyObject *
+mv_exception_type(int kind)
+{
+    switch (kind) {
+    case MV_TYPE_ERROR: return PyExc_TypeError;
+    case MV_INDEX_ERROR: return PyExc_IndexError;
+    case MV_BUFFER_ERROR: return PyExc_BufferError;
+    case MV_MEMORY_ERROR: return PyExc_MemoryError;
+    case MV_SYSTEM_ERROR: return PyExc_SystemError;
+    case MV_CUDA_ERROR: return mv_cuda_error ? mv_cuda_error : PyExc_RuntimeError;
+    case MV_RUNTIME_ERROR:
+    case MV_FORKED_ERROR: return PyExc_RuntimeError;
+    default: return PyExc_ValueError;
+    }
+}
+
+PyObject *
 mv_set_error(const mv_err *e)
 {
-    PyObject *exc;
-    switch (e->kind) {
-    case MV_TYPE_ERROR: exc = PyExc_TypeError; break;
-    case MV_INDEX_ERROR: exc = PyExc_IndexError; break;
-    case MV_BUFFER_ERROR: exc = PyExc_BufferError; break;
-    case MV_MEMORY_ERROR: exc = PyExc_MemoryError; break;
-    case MV_SYSTEM_ERROR: exc = PyExc_SystemError; break;
-    case MV_CUDA_ERROR: exc = mv_cuda_error ? mv_cuda_error : PyExc_RuntimeError; break;
-    case MV_FORKED_ERROR: return mv_raise_forked(e->msg);
-    default: exc = PyExc_ValueError; break;
-    }
-    PyErr_SetString(exc, e->msg);
+    if (e->kind == MV_FORKED_ERROR)
+        return mv_raise_forked(e->msg);
+    PyErr_SetString(mv_exception_type(e->kind), e->msg);
     return NULL;
 }

@@ -11,32 +11,20 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/memview/memview/cuda"
-	"github.com/memview/memview/memview"
+	"github.com/memview/memview/pyext/errkind"
 	"github.com/memview/memview/pyext/pymsg"
 )
 
-// kindOf maps a memview error to the Python exception C raises for it.
+// kindOf maps a memview error to the Python exception C raises for it: its
+// own two sentinels, then errkind's classification (ValueError by default).
 func kindOf(err error) C.int {
 	switch {
 	case errors.Is(err, errBuffer):
 		return C.MV_BUFFER_ERROR
-	case errors.Is(err, memview.ErrType):
-		return C.MV_TYPE_ERROR
-	case errors.Is(err, memview.ErrIndex):
-		return C.MV_INDEX_ERROR
-	case errors.Is(err, memview.ErrExported):
-		return C.MV_BUFFER_ERROR
-	case errors.Is(err, memview.ErrNoMemory):
-		return C.MV_MEMORY_ERROR
 	case errors.Is(err, errInternal):
 		return C.MV_SYSTEM_ERROR
-	case errors.Is(err, cuda.ErrInvalidDevice), errors.Is(err, cuda.ErrInvalidStream):
-		return C.MV_VALUE_ERROR
-	case errors.Is(err, cuda.ErrNoDevice), errors.As(err, new(*cuda.Error)):
-		return C.MV_CUDA_ERROR
-	default: // ErrInvalid, ErrReadOnly, ErrReleased and anything else
-		return C.MV_VALUE_ERROR
+	default:
+		return C.int(errkind.Of(err, errkind.Value))
 	}
 }
 

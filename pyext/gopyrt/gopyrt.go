@@ -16,26 +16,12 @@ package gopyrt
 #include <Python.h>
 #include <stdlib.h>
 
-extern PyObject *mv_cuda_error; // memview.cuda.CUDAError, made by pyext (module.c)
-
-static PyObject *
-exception(int kind)
-{
-	switch (kind) {
-	case 1: return PyExc_ValueError;
-	case 2: return PyExc_TypeError;
-	case 3: return PyExc_IndexError;
-	case 4: return PyExc_BufferError;
-	case 5: return PyExc_MemoryError;
-	case 7: return mv_cuda_error ? mv_cuda_error : PyExc_RuntimeError;
-	default: return PyExc_RuntimeError;
-	}
-}
+extern PyObject *mv_exception_type(int kind); // pyext's core_errors.c: the class of an MV_*_ERROR
 
 static void
 raise(int kind, const char *msg)
 {
-	PyErr_SetString(exception(kind), msg);
+	PyErr_SetString(mv_exception_type(kind), msg);
 }
 
 static void
@@ -47,57 +33,27 @@ restore_thread(void *ts)
 import "C"
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"unsafe"
 
 	"github.com/go-python/gopy/gopyh"
 
-	"github.com/memview/memview/cuda"
 	"github.com/memview/memview/memview"
+	"github.com/memview/memview/pyext/errkind"
 	"github.com/memview/memview/pyext/pymsg"
-)
-
-// Exception kinds, as pyext's bridge.h numbers them.
-const (
-	kindRuntime = 0
-	kindValue   = 1
-	kindType    = 2
-	kindIndex   = 3
-	kindBuffer  = 4
-	kindMemory  = 5
-	kindCUDA    = 7
 )
 
 // kind is the Python exception for err: the one memview raises for the
 // sentinel err wraps (docs/go/index.md, the type table), else RuntimeError, as gopy does.
-func kind(err error) int {
-	switch {
-	case errors.Is(err, memview.ErrType):
-		return kindType
-	case errors.Is(err, memview.ErrIndex):
-		return kindIndex
-	case errors.Is(err, memview.ErrExported):
-		return kindBuffer
-	case errors.Is(err, memview.ErrNoMemory):
-		return kindMemory
-	case errors.Is(err, memview.ErrInvalid), errors.Is(err, memview.ErrReadOnly), errors.Is(err, memview.ErrReleased),
-		errors.Is(err, cuda.ErrInvalidDevice), errors.Is(err, cuda.ErrInvalidStream):
-		return kindValue
-	case errors.Is(err, cuda.ErrNoDevice), errors.As(err, new(*cuda.Error)):
-		return kindCUDA
-	default:
-		return kindRuntime
-	}
-}
+func kind(err error) int { return errkind.Of(err, errkind.Runtime) }
 
 // ExceptionFor returns the Python exception class (a borrowed PyObject*) to
 // raise for err: TypeError, IndexError, BufferError, MemoryError, ValueError
 // or memview.cuda.CUDAError when err wraps the memview or cuda error that
 // memview itself raises it for, else RuntimeError.
 func ExceptionFor(err error) unsafe.Pointer {
-	return unsafe.Pointer(C.exception(C.int(kind(err))))
+	return unsafe.Pointer(C.mv_exception_type(C.int(kind(err))))
 }
 
 // Message is err's message as the Python exception carries it: without the
@@ -125,7 +81,7 @@ func Recover(r any, savedThread unsafe.Pointer) {
 		C.restore_thread(*ts)
 		*ts = nil
 	}
-	k, text := kindRuntime, fmt.Sprintf("Go panic: %v", r)
+	k, text := errkind.Runtime, fmt.Sprintf("Go panic: %v", r)
 	if err, ok := r.(error); ok {
 		k, text = kind(err), "Go panic: "+Message(err)
 	}
