@@ -398,7 +398,7 @@ def cmd_gotest(args):
         env=nocgo)
     cgo = go_env({"CGO_ENABLED": "1"})
     run(["go", "vet", "./cuda/..."], env=cgo)
-    run(["go", "test", "-count=1", "./cuda/..."], env=cgo)
+    run(["go", "test", "-count=1", "./cuda/...", "./pyext/errkind"], env=cgo)
     # The extension's Go (vetted with the Python headers; tested through pytest), the
     # build tool, the test build's Go package and the examples, each in its module.
     setup_venv()
