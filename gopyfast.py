@@ -211,7 +211,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
         c.append(f"    Py_buffer b{i};")
         c.append(f"    int h{i} = 0;")
     for i in arrays:
-        c.append(f"    Py_buffer *v{i} = NULL;")
+        c.append(f"    mv_fast_lent *v{i} = NULL;")
     c += ["    mv_fast_failure f = {0};", "    PyObject *out = NULL;", "    int slow = 0;"]
     if values:
         c.append(f"    {c_result_type(values[0])} r = 0;")
@@ -260,9 +260,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
         elif kd[0] == "slice":
             call += [f"b{i}.buf", f"(int64_t)(b{i}.len / b{i}.itemsize)"]
         else:
-            call += [f"v{i}->buf", f"v{i}->ndim", f"(int64_t *)v{i}->shape", f"(int64_t *)v{i}->strides",
-                     f"(int64_t)v{i}->itemsize", f"v{i}->format ? v{i}->format : \"B\"", f"v{i}->readonly",
-                     f"v{i}"]
+            call.append(f"v{i}")
     if values:
         call.append("&r")
     call.append("&f")
@@ -316,11 +314,8 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
             s = f"mvfastSlice[{GO_ELEM.get(kd[1], kd[1])}](x{i}, n{i})"
             args.append(s if t.startswith("[]") else f"{t}({s})")
         else:
-            gparams += [f"buf{i} unsafe.Pointer", f"ndim{i} C.int", f"shape{i} *C.int64_t", f"strides{i} *C.int64_t",
-                        f"itemsize{i} C.int64_t", f"format{i} *C.char", f"readonly{i} C.int", f"token{i} unsafe.Pointer"]
-            pre += [f"\tvar lend{i} gopyrt.Lend", f"\ta{i}, err{i} := gopyrt.ImportBuffer(buf{i}, mvfastShape(shape{i}, ndim{i}), "
-                    f"unsafe.Pointer(strides{i}), int(itemsize{i}), C.GoString(format{i}), readonly{i} != 0, "
-                    f"token{i}, &lend{i})",
+            gparams.append(f"lent{i} unsafe.Pointer")
+            pre += [f"\ta{i}, lend{i}, err{i} := gopyrt.ImportBuffer(lent{i})",
                     f"\tif err{i} != nil {{", "\t\tf.fallback = 1", "\t\treturn", "\t}",
                     f"\tf.taken |= {1 << nslice}",
                     # given back during the call: the entry releases the Py_buffer (it has the GIL)
@@ -392,15 +387,6 @@ func mvfastSlice[T any](p unsafe.Pointer, n C.int64_t) []T {{
 \t\treturn []T{{}}
 \t}}
 \treturn unsafe.Slice((*T)(p), int(n))
-}}
-
-// mvfastShape is a Py_buffer's shape as a Go []int.
-func mvfastShape(p *C.int64_t, ndim C.int) []int {{
-\tout := make([]int, int(ndim))
-\tfor i, v := range unsafe.Slice((*int64)(unsafe.Pointer(p)), int(ndim)) {{
-\t\tout[i] = int(v)
-\t}}
-\treturn out
 }}
 
 // mvfastRelease releases the *memview.Array a call was lent: Go keeps the

@@ -126,33 +126,35 @@ mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, Py_buffer *
     return 1;
 }
 
-/* mv_fast_array takes o's buffer, for a *memview.Array, into a new Py_buffer
- * (*view) that Go adopts (gopyrt.ImportBuffer) and gives back through
- * mv_release_import; returns 1, or 0 (nothing held, no exception set) where
- * the entry leaves o to the gopy path: a memview array (lent as a view of
- * its own buffer there), a ctypes object, an object without a host buffer,
+/* mv_fast_array takes o's buffer, for a *memview.Array, into a new
+ * mv_fast_lent (*lent) whose Py_buffer Go adopts (gopyrt.ImportBuffer) and
+ * gives back, during the call through the entry, after it through
+ * mv_fast_give_back; returns 1, or 0 (nothing held, no exception set) where
+ * the entry leaves o to the gopy path: a memview array (lent as a view of its
+ * own buffer there), a ctypes object, an object without a host buffer,
  * PIL-style suboffsets. */
 int
-mv_fast_array(PyObject *o, Py_buffer **view)
+mv_fast_array(PyObject *o, mv_fast_lent **lent)
 {
-    *view = NULL;
+    *lent = NULL;
     if (mv_is_array(o) || !PyObject_CheckBuffer(o) || !plain_type(o))
         return 0;
-    Py_buffer *v = PyMem_Calloc(1, sizeof(Py_buffer));
-    if (v == NULL)
+    mv_fast_lent *l = PyMem_Malloc(sizeof(mv_fast_lent));
+    if (l == NULL)
         return 0;
-    if (PyObject_GetBuffer(o, v, PyBUF_FULL_RO) < 0) {
+    l->state = 0;
+    if (PyObject_GetBuffer(o, &l->view, PyBUF_FULL_RO) < 0) {
         PyErr_Clear();
-        PyMem_Free(v);
+        PyMem_Free(l);
         return 0;
     }
-    for (int i = 0; v->suboffsets != NULL && i < v->ndim; i++) {
-        if (v->suboffsets[i] >= 0) {
-            mv_fast_release_array(v);
+    for (int i = 0; l->view.suboffsets != NULL && i < l->view.ndim; i++) {
+        if (l->view.suboffsets[i] >= 0) {
+            mv_fast_release_array(l);
             return 0;
         }
     }
-    *view = v;
+    *lent = l;
     return 1;
 }
 
@@ -179,15 +181,27 @@ mv_fast_handle(PyObject *o, int64_t *h)
     return ok;
 }
 
-/* mv_fast_release_array gives back a Py_buffer mv_fast_array took and Go did
- * not adopt. */
+/* mv_fast_release_array gives back, holding the GIL, what mv_fast_array
+ * took: where Go did not adopt it, or gave it back during the call. */
 void
-mv_fast_release_array(Py_buffer *view)
+mv_fast_release_array(mv_fast_lent *lent)
 {
-    if (view != NULL) {
-        PyBuffer_Release(view);
-        PyMem_Free(view);
+    if (lent != NULL) {
+        PyBuffer_Release(&lent->view);
+        PyMem_Free(lent);
     }
+}
+
+/* mv_fast_give_back is mv_fast_release_array for Go, which calls it without
+ * the GIL when it releases, after the call, the last view it kept of the
+ * memory (pyext/gopy_fast.go). Never called in a forked child: Go does not
+ * run there. */
+void
+mv_fast_give_back(void *lent)
+{
+    PyGILState_STATE st = PyGILState_Ensure();
+    mv_fast_release_array(lent);
+    PyGILState_Release(st);
 }
 
 /* mv_fast_raise raises the exception a shim reported, frees its message, and

@@ -35,6 +35,15 @@ typedef struct {
     int fallback;
 } mv_fast_failure;
 
+/* The memory a call lends a *memview.Array parameter: the argument's
+ * Py_buffer, and the state of the lending (gopyrt.Lend: 0 during the call, 1
+ * given back during it, 2 the call is over), which Go keeps here, in C
+ * memory, so that it needs no allocation of its own. */
+typedef struct {
+    Py_buffer view;
+    int32_t state;
+} mv_fast_lent;
+
 /* One generated entry, by the bound function's Python name ("pkg.Func"); for
  * a function returning a Go slice, the name of gopy's class of it
  * ("Slice_float64") and where the entry finds that class (set by go_fast). */
@@ -52,9 +61,10 @@ int mv_fast_bind(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, con
                  PyObject **out);
 PyObject *mv_fast_fallback(PyObject *fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 int mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, Py_buffer *view);
-int mv_fast_array(PyObject *o, Py_buffer **view);
+int mv_fast_array(PyObject *o, mv_fast_lent **lent);
 int mv_fast_handle(PyObject *o, int64_t *h);
-void mv_fast_release_array(Py_buffer *view);
+void mv_fast_release_array(mv_fast_lent *lent);
+void mv_fast_give_back(void *lent);
 PyObject *mv_fast_raise(mv_fast_failure *f);
 PyObject *mv_fast_gopy_result(PyObject *cls, int64_t handle);
 
