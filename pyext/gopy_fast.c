@@ -384,6 +384,35 @@ find_def(const char *qualname, PyObject *cls)
     return NULL;
 }
 
+/* with_doc is the method definition of entry d with the docstring of its
+ * gopy path (gopy's, from the Go doc comment), or d's own where that has
+ * none. The copy lives as long as the process (the entry does). */
+static PyMethodDef *
+with_doc(const mv_fast_def *d, PyObject *gopy_path)
+{
+    PyObject *doc = PyObject_GetAttrString(gopy_path, "__doc__");
+    const char *s = doc != NULL && PyUnicode_Check(doc) ? PyUnicode_AsUTF8AndSize(doc, NULL) : NULL;
+    PyErr_Clear();
+    if (s == NULL) {
+        Py_XDECREF(doc);
+        return (PyMethodDef *)&d->def;
+    }
+    PyMethodDef *def = PyMem_Malloc(sizeof *def);
+    char *copy = PyMem_Malloc(strlen(s) + 1);
+    if (def == NULL || copy == NULL) {
+        PyMem_Free(def);
+        PyMem_Free(copy);
+        Py_DECREF(doc);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    strcpy(copy, s);
+    Py_DECREF(doc);
+    *def = d->def;
+    def->ml_doc = copy;
+    return def;
+}
+
 /* go_fast(qualname, gopy_path, result_class=None) -> the generated entry of
  * the bound function qualname ("pkg.Func") as a built-in function whose
  * __self__ is gopy_path (the callable it hands the calls it does not take
@@ -402,7 +431,8 @@ core_go_fast(PyObject *mod, PyObject *args)
         return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
     if (d->method_path != NULL)
         return PyErr_Format(PyExc_TypeError, "memview: %s is a method: go_fast_method makes its entry", qualname);
-    return PyCFunction_NewEx((PyMethodDef *)&d->def, fallback, NULL);
+    PyMethodDef *def = with_doc(d, fallback);
+    return def ? PyCFunction_NewEx(def, fallback, NULL) : NULL;
 }
 
 /* go_fast_method(qualname, gopy_path, result_class=None) -> the generated
@@ -429,7 +459,8 @@ core_go_fast_method(PyObject *mod, PyObject *args)
     PyObject *old = *d->method_path;
     *d->method_path = Py_NewRef(fallback);
     Py_XDECREF(old);
-    return PyDescr_NewMethod(&PyBaseObject_Type, (PyMethodDef *)&d->def);
+    PyMethodDef *def = with_doc(d, fallback);
+    return def ? PyDescr_NewMethod(&PyBaseObject_Type, def) : NULL;
 }
 
 /* go_fast_names() -> the Python names ("pkg.Func", "pkg.Type.Method") of the

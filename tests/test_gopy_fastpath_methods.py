@@ -111,6 +111,9 @@ def test_entries_cover_the_methods_they_should():
     assert "result of Go type" in _fast.GOPY["gopkg.ReadOnly.View"]
     assert "gopy binds no method" in _fast.GOPY["gopkg.Special.Mix"]  # a promoted method, which gopy leaves out
     assert type(gopkg.ReadOnly.__dict__["View"]).__name__ == "function"
+    # the entries keep gopy's docstrings (the Go doc comments)
+    assert "Mix formats one argument of every scalar kind" in gopkg.Tool.Mix.__doc__
+    assert "Len returns len(x)" in gopkg.Len.__doc__
 
 
 MIX = [1, 2, 3, 4, 5, 65, 7, 8, 9, 10, 11, 12, 1.5, 2.5, True, "s"]
