@@ -440,6 +440,19 @@ func mvfastFail(f *C.mv_fast_failure, x gopyrt.Failure) {{
 """
 
 
+# A method as gopy's generated Go has it: its function, and the Go type whose
+# receiver it reads from the handle ("*pkg.T" for a struct, "pkg.I" for an
+# interface).
+GOPY_METHOD = re.compile(r"^func (?P<fn>\w+)\(_handle CGoHandle[^\n]*\{\n(?:[^\n]*\n){0,12}?\t+vifc, __err := "
+                         r"gopyh\.VarFromHandleTry\(\(gopyh\.CGoHandle\)\(_handle\), "
+                         r"\"(?P<ptr>\*?)(?P<pkg>\w+)\.(?P<typ>\w+)\"\)", re.M)
+
+
+def covered_c_names(methods: dict) -> set:
+    """gopy's names ("pkg_Type_Method") of the methods that have entries."""
+    return {f"{p}_{t}_{n}" for p, types in methods.items() for t, ns in types.items() for n in ns}
+
+
 def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     """Write gen/memview_fast.c and gen/memview_fast.go for the functions and
     methods of signatures the entries cover; log each that keeps gopy's path
@@ -479,6 +492,13 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
                 add(pkg, fn, typ, covered)
             if covered:
                 methods[pkg["name"]][typ] = covered
+    # methods gopy binds that gopysig does not report: those of interfaces
+    covered = covered_c_names(methods)
+    for m in GOPY_METHOD.finditer(helpers):
+        prefix = f"{m['pkg']}_{m['typ']}_"
+        qual = f"{m['pkg']}.{m['typ']}.{m['fn'][len(prefix):]}"
+        if m["fn"].startswith(prefix) and m["fn"] not in covered and qual not in gopy:
+            gopy[qual] = "a method of an interface" if not m["ptr"] else "a method gopysig does not report"
     for qual, why in sorted(gopy.items()):
         log(f"gopy's call path: {qual} ({why})")
     table = ["const mv_fast_def mv_fast_defs[] = {", *rows, "    {NULL},", "};", ""]

@@ -110,6 +110,8 @@ def test_entries_cover_the_methods_they_should():
     # what keeps gopy's path is named, with the reason
     assert "result of Go type" in _fast.GOPY["gopkg.ReadOnly.View"]
     assert "gopy binds no method" in _fast.GOPY["gopkg.Special.Mix"]  # a promoted method, which gopy leaves out
+    assert "a method of an interface" in _fast.GOPY["gopkg.Shaper.Area"]
+    assert type(gopkg.Square.__dict__["Area"]).__name__ == "method_descriptor"
     assert type(gopkg.ReadOnly.__dict__["View"]).__name__ == "function"
     # the entries keep gopy's docstrings (the Go doc comments)
     assert "Mix formats one argument of every scalar kind" in gopkg.Tool.Mix.__doc__
@@ -220,6 +222,25 @@ def test_value_receiver_and_embedding():
     special = gopkg.NewSpecial("sp")
     # a gopy object of the embedding type, as the embedded one (gopy's Embed)
     assert same(lambda: gopkg.Tool(handle=special.handle), "Label", lambda: ()) == ("ok", "sp/0")
+
+
+def test_interfaces():
+    from memview._ext import _pyext
+    made = []
+
+    def shaper():
+        # gopy's class of an interface has no __del__: its handles are given back below
+        made.append(gopkg.AsShaper(2.0))
+        return made[-1]
+
+    # a method of an interface keeps gopy's path; the struct behind it has its entry
+    assert shaper().Area() == 4.0
+    sq = gopkg.Square(Side=3.0)
+    assert same(lambda: sq, "Area", lambda: ()) == ("ok", 9.0)
+    # the Go value behind a Shaper is a *Square: Square's method takes it
+    assert same(shaper, "Area", lambda: (), cls=gopkg.Square) == ("ok", 4.0)
+    for s in made:
+        _pyext.DecRef(s.handle)
 
 
 def test_wrong_receivers():

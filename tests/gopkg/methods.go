@@ -109,3 +109,18 @@ type Special struct {
 
 // NewSpecial returns a Special named name.
 func NewSpecial(name string) *Special { return &Special{Tool: Tool{Name: name}} }
+
+// Shaper is an interface gopy binds with its methods, which keep gopy's path
+// (the build names them).
+type Shaper interface {
+	Area() float64
+}
+
+// Square is a Shaper.
+type Square struct{ Side float64 }
+
+// Area returns the square's area.
+func (s *Square) Area() float64 { return s.Side * s.Side }
+
+// AsShaper returns a square of side s, as a Shaper.
+func AsShaper(s float64) Shaper { return &Square{Side: s} }
