@@ -298,7 +298,7 @@ same_kept(PyObject *old, PyObject *const *lent, int n)
 /* mv_fast_keep keeps the arguments lent[0..n) whose memory a call lent Go
  * alive with owner, the gopy object the call returned or the receiver of the
  * method called: Go may keep the slice (gonum's mat.NewDense keeps its data).
- * As on gopy's path (_gobind._keep): in owner.__dict__["_memview_kept"], under
+ * As on gopy's path (_gobind._keep): in the dict owner._memview_kept, under
  * key, the function's or method's Python name, so that a later call of the
  * same one replaces what the earlier one kept; an owner without a __dict__
  * keeps nothing. Returns 0, or -1 with an exception set. */
@@ -312,20 +312,24 @@ mv_fast_keep(PyObject *owner, PyObject *key, PyObject *const *lent, int n)
     }
     if (name == NULL && (name = PyUnicode_InternFromString("_memview_kept")) == NULL)
         return -1;
-    PyObject *dict = PyObject_GenericGetDict(owner, NULL);
-    if (dict == NULL) {
+    /* an attribute, not owner.__dict__ itself: CPython then keeps the
+     * attributes of most objects where it reads them fastest (3.11+) */
+    PyObject *kept = PyObject_GetAttr(owner, name);
+    if (kept == NULL) {
         if (!PyErr_ExceptionMatches(PyExc_AttributeError))
             return -1;
         PyErr_Clear();
-        return 0;
+        if ((kept = PyDict_New()) == NULL)
+            return -1;
+        if (PyObject_SetAttr(owner, name, kept) < 0) {
+            Py_DECREF(kept);
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+                return -1;
+            PyErr_Clear(); /* an owner without a __dict__ keeps nothing */
+            return 0;
+        }
     }
     int rc = -1;
-    PyObject *kept = PyDict_GetItemWithError(dict, name); /* borrowed */
-    PyObject *made = NULL;
-    if (kept == NULL) {
-        if (PyErr_Occurred() || (kept = made = PyDict_New()) == NULL || PyDict_SetItem(dict, name, made) < 0)
-            goto done;
-    }
     if (!PyDict_Check(kept)) {
         PyErr_Format(PyExc_TypeError, "memview: _memview_kept of a gopy object is not a dict");
         goto done;
@@ -351,8 +355,7 @@ mv_fast_keep(PyObject *owner, PyObject *key, PyObject *const *lent, int n)
     rc = PyDict_SetItem(kept, key, t);
     Py_DECREF(t);
 done:
-    Py_XDECREF(made);
-    Py_DECREF(dict);
+    Py_DECREF(kept);
     return rc;
 }
 

@@ -58,7 +58,7 @@ def kept(owner, args):
         if isinstance(x, tuple):
             return tuple(place(y) for y in x)
         return next(i for i, a in enumerate(args) if a is x)
-    return {k: tuple(place(x) for x in v) for k, v in owner.__dict__.get("_memview_kept", {}).items()}
+    return {k: tuple(place(x) for x in v) for k, v in getattr(owner, "_memview_kept", {}).items()}
 
 
 def state(obj, live=True):
@@ -278,14 +278,14 @@ def test_bad_inputs_change_nothing():
     t = gopkg.NewTool("t")
     x = np.arange(3.0)
     t.Scale(x, 2.0)
-    before = (t.Calls, dict(t.__dict__["_memview_kept"]), x.tolist())
+    before = (t.Calls, dict(t._memview_kept), x.tolist())
     for bad in [lambda: t.Scale(ro(np.arange(3.0)), 2.0), lambda: t.Scale(np.arange(6.0)[::2], 2.0),
                 lambda: t.Scale(np.arange(3, dtype=np.float32), 2.0), lambda: t.Scale(x, "2"),
                 lambda: t.Scale(x), lambda: t.Scale(x, 2.0, 3), lambda: t.Scale(x, 2.0, goRun=True),
                 lambda: t.Fill("x", 1.0), lambda: gopkg.Tool.Scale(gopkg.NewBox(1), x, 2.0)]:
         with pytest.raises((TypeError, ValueError)):
             bad()
-    assert (t.Calls, t.__dict__["_memview_kept"], x.tolist()) == before
+    assert (t.Calls, t._memview_kept, x.tolist()) == before
 
 
 def test_memory_lent_lives_with_the_receiver_or_the_result():
@@ -303,12 +303,12 @@ def test_memory_lent_lives_with_the_receiver_or_the_result():
     x, y = np.arange(2.0), np.arange(2.0)
     t.Scale(x, 1.0)
     t.Scale(y, 1.0)  # a later call of the same method replaces what the first kept
-    assert t.__dict__["_memview_kept"]["gopkg.Tool.Scale"] == (y,)
+    assert t._memview_kept["gopkg.Tool.Scale"] == (y,)
     a = mv.zeros(2)
     t.Scale(a, 1.0)
-    assert t.__dict__["_memview_kept"]["gopkg.Tool.Scale"] == ((a, a),)
+    assert t._memview_kept["gopkg.Tool.Scale"] == ((a, a),)
     t.Describe(x)
-    assert set(t.__dict__["_memview_kept"]) == {"gopkg.Tool.Scale", "gopkg.Tool.Describe"}
+    assert set(t._memview_kept) == {"gopkg.Tool.Scale", "gopkg.Tool.Describe"}
 
 
 @needs_fast

@@ -105,9 +105,13 @@ def _keep(owner, key: str, sources: list) -> None:
     slice. A method's later call through the same function replaces what the
     earlier one kept, so repeated calls keep one set."""
     try:
-        kept = owner.__dict__.setdefault("_memview_kept", {})
+        kept = owner._memview_kept
     except AttributeError:
-        return
+        kept = {}
+        try:
+            owner._memview_kept = kept
+        except AttributeError:
+            return
     kept[key] = tuple(sources)
 
 
