@@ -1,29 +1,37 @@
-"""Call entries for the functions of Go packages built with memview (--with).
+"""Call entries for the functions and methods of Go packages built with memview (--with).
 
 gopy binds a Go package's types, methods, constructors, fields and handles;
-a call into one of its functions passes memview's Python wrapper, gopy's
-Python wrapper, pybindgen's C and, for memory, a gopy handle made for the
-call. For each package-level function whose parameters and results memview
-converts, this module writes into the build instead:
+a call into one of its functions or methods passes memview's Python wrapper,
+gopy's Python wrapper, pybindgen's C and, for memory, a gopy handle made for
+the call. For each package-level function, and each method of a type gopy
+binds, whose parameters and results memview converts, this module writes
+into the build instead:
 
 - a C entry (METH_FASTCALL | METH_KEYWORDS, the Go parameter names as
-  keywords) in gen/memview_fast.c, which converts the arguments as gopy's
-  path does (pyext/gopy.c's mv_go_*_arg: the same checks and messages),
-  takes a []T as the pointer and length of the argument's buffer and a
-  *memview.Array as its Py_buffer, releases the GIL and calls
+  keywords) in gen/memview_fast.c, which reads a method's receiver by its
+  gopy handle, converts the arguments as gopy's path does (pyext/gopy.c's
+  mv_go_*_arg: the same checks and messages), takes a []T as the pointer and
+  length of the argument's buffer and a *memview.Array as its Py_buffer,
+  releases the GIL and calls
 - its Go shim (an //export in gen/memview_fast.go) exactly once; the shim
   makes the Go values (a []T over the buffer, the *memview.Array
-  memview.from_buffer would make), calls the Go function, and hands back its
-  results, or the exception of its error or panic, without touching Python.
+  memview.from_buffer would make, the receiver read and checked as gopy's
+  method reads it: gopyrt.Receiver), calls the Go function or method, and
+  hands back its results, or the exception of its error or panic, without
+  touching Python. Back in C, the memory a call lent stays alive with the Go
+  value it returned, or the receiver, as on gopy's path (mv_fast_keep).
 
-The entry is made with the function's gopy path as its __self__, and hands
-that path every call it does not take as it is (pyext/gopy_fast.h): the
-errors for a wrong call are today's. What the entries do not cover keeps
-gopy's path alone, and the build names each such function with the reason.
-Everything is generated from gopysig's signatures; gopy's output is not edited.
+A function's entry is made with its gopy path as its __self__; a method's is
+a method descriptor set on gopy's class, with gopy's method kept beside it.
+Each hands that path every call it does not take as it is
+(pyext/gopy_fast.h): the errors for a wrong call are today's. What the
+entries do not cover keeps gopy's path alone, and the build names each such
+function or method with the reason. Everything is generated from gopysig's
+signatures; gopy's output is not edited.
 """
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -162,56 +170,72 @@ def go_result_store(t: str, v: str, out: str, pkg: dict) -> str:
     return f"*{out} = C.CString({v})"
 
 
-def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[str, str, str]:
-    """The C entry, the Go shim and the table row of function fn (number k);
-    helpers is gopy's generated Go, whose handle helpers the shims call."""
+def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str | None = None
+          ) -> tuple[str, str, str]:
+    """The C entry, the Go shim and the table row of function fn (number k),
+    or, given typ, of fn as a method of the bound type typ of pkg; helpers is
+    gopy's generated Go, whose handle helpers the shims call."""
     if fn["variadic"]:
         raise Uncovered("variadic")
+    name = fn["name"]
+    qual = f"{pkg['name']}.{typ}.{name}" if typ else f"{pkg['name']}.{name}"
+    cname = qual.replace(".", "_")  # gopy's name of it (the fork's error names it so)
+    if typ and f"func {cname}(_handle CGoHandle" not in helpers:
+        raise Uncovered(f"gopy binds no method {name} of {typ}")
     kinds = [param(p) for p in fn["params"]]
     res = fn["results"]
     error = bool(res) and res[-1] == "error"
     values = [result(t, pkg, helpers) for t in (res[:-1] if error else res)]
     if len(values) > 1:
         raise Uncovered("more than one result")
-    if values and gopy_result(values[0], pkg) and any(kd[0] in ("slice", "array") for kd in kinds):
-        raise Uncovered("takes memory and returns a Go value (gopy's path keeps the memory alive with it)")
-    name, qual, cname = fn["name"], f"{pkg['name']}.{fn['name']}", f"{pkg['name']}_{fn['name']}"
     shim = f"mvfast_{k}"
     go_run = not res
     names = [p["name"] for p in fn["params"]] + (["goRun"] if go_run else [])
     n = len(names)
     q = c_string(qual)
+    # what the entry hands gopy's path: a function's is its __self__, a method's is
+    # kept beside it (gopy's method of the class, set by go_fast_method)
+    fallback = (f"mv_fast_method_fallback(gopy_path_{k}, self, args, nargs, kwnames)" if typ
+                else "mv_fast_fallback(gopy_path, args, nargs, kwnames)")
+    memory = [i for i, kd in enumerate(kinds) if kd[0] in ("slice", "array")]
+    gopy_value = bool(values) and gopy_result(values[0], pkg) is not None
+    # memory Go may keep lives with the Go value returned, or the receiver (as on gopy's path)
+    keeps = bool(memory) and (gopy_value or bool(typ))
 
     # ---- C
-    slice_result = bool(values) and gopy_result(values[0], pkg) is not None
-    c = [f"/* {qual} */", *([f"static PyObject *result_class_{k};"] if slice_result else []),
+    c = [f"/* {qual} */", *([f"static PyObject *result_class_{k};"] if gopy_value else []),
+         *([f"static PyObject *gopy_path_{k};"] if typ else []),
+         *([f"static PyObject *keep_key_{k};"] if keeps else []),
          f"static const char *const names_{k}[] = {{{', '.join([c_string(x) for x in names] or ['NULL'])}}};",
          "static PyObject *",
-         f"entry_{k}(PyObject *gopy_path, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)",
+         f"entry_{k}(PyObject *{'self' if typ else 'gopy_path'}, PyObject *const *args, Py_ssize_t nargs, "
+         "PyObject *kwnames)",
          "{",
          "    if (mv_in_child)",
          f"        return mv_fast_forked({c_string(cname)});",
          f"    PyObject *a[{max(n, 1)}];",
          f"    if (mv_fast_bind(args, nargs, kwnames, names_{k}, {n}, a) < 0)",
-         "        return mv_fast_fallback(gopy_path, args, nargs, kwnames);"]
+         f"        return {fallback};"]
     for i in range(len(fn["params"])):
         c.append(f"    if (a[{i}] == NULL)")
-        c.append("        return mv_fast_fallback(gopy_path, args, nargs, kwnames);")
+        c.append(f"        return {fallback};")
     if go_run:  # goRun=True: a goroutine, on gopy's path
         c += [f"    if (a[{n - 1}] != NULL) {{",
               f"        int t = PyObject_IsTrue(a[{n - 1}]);",
               "        if (t != 0) {",
               "            PyErr_Clear();",
-              "            return mv_fast_fallback(gopy_path, args, nargs, kwnames);",
+              f"            return {fallback};",
               "        }",
               "    }"]
+    if typ:  # the receiver: gopy's object, by its handle (checked in Go, as on gopy's path)
+        c += ["    int64_t recv;", "    if (!mv_fast_handle(self, &recv))", f"        return {fallback};"]
     slices = [i for i, kd in enumerate(kinds) if kd[0] == "slice"]
     arrays = [i for i, kd in enumerate(kinds) if kd[0] == "array"]
     for i in slices:
         c.append(f"    Py_buffer b{i};")
         c.append(f"    int h{i} = 0;")
     for i in arrays:
-        c.append(f"    Py_buffer *v{i} = NULL;")
+        c.append(f"    mv_fast_lent *v{i} = NULL;")
     c += ["    mv_fast_failure f = {0};", "    PyObject *out = NULL;", "    int slow = 0;"]
     if values:
         c.append(f"    {c_result_type(values[0])} r = 0;")
@@ -230,7 +254,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
             c.append(f"    int64_t x{i};")
             c.append(f"    if (!mv_fast_handle(a[{i}], &x{i}))")
             c.append("        goto slow;")
-    call = []
+    call = ["recv"] if typ else []
     for i, (p, kd) in enumerate(zip(fn["params"], kinds)):
         where = f"{q}, {c_string(p['name'])}"
         if kd[0] == "int":
@@ -260,9 +284,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
         elif kd[0] == "slice":
             call += [f"b{i}.buf", f"(int64_t)(b{i}.len / b{i}.itemsize)"]
         else:
-            call += [f"v{i}->buf", f"v{i}->ndim", f"(int64_t *)v{i}->shape", f"(int64_t *)v{i}->strides",
-                     f"(int64_t)v{i}->itemsize", f"v{i}->format ? v{i}->format : \"B\"", f"v{i}->readonly",
-                     f"v{i}"]
+            call.append(f"v{i}")
     if values:
         call.append("&r")
     call.append("&f")
@@ -281,6 +303,13 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
         c.append(f"    else\n        out = {c_result_value(values[0], 'r', k)};")
     else:
         c += ["    else", "        out = Py_NewRef(Py_None);"]
+    if keeps:
+        owner = "out" if gopy_value else "self"
+        c += ["    if (out != NULL) {",
+              f"        PyObject *lent[] = {{{', '.join(f'a[{i}]' for i in memory)}}};",
+              f"        if (mv_fast_keep({owner}, keep_key_{k}, lent, {len(memory)}) < 0)",
+              "            Py_CLEAR(out);",
+              "    }"]
     c.append("    goto done;")
     c += ["slow:", "    slow = 1;", "done:"]
     for i in slices:
@@ -288,11 +317,11 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
         c.append(f"        PyBuffer_Release(&b{i});")
     for i in arrays:
         c.append(f"    mv_fast_release_array(v{i});")
-    c += ["    if (slow)", "        return mv_fast_fallback(gopy_path, args, nargs, kwnames);",
+    c += ["    if (slow)", f"        return {fallback};",
           "    return out;", "}", ""]
 
     # ---- Go
-    gparams, pre, args = [], [], []
+    gparams, pre, args = (["recv C.int64_t"] if typ else []), [], []
     nslice = 0
     for i, (p, kd) in enumerate(zip(fn["params"], kinds)):
         t = imports.type_expr(p["type"]) if kd[0] not in ("array", "handle") else ""
@@ -316,11 +345,8 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
             s = f"mvfastSlice[{GO_ELEM.get(kd[1], kd[1])}](x{i}, n{i})"
             args.append(s if t.startswith("[]") else f"{t}({s})")
         else:
-            gparams += [f"buf{i} unsafe.Pointer", f"ndim{i} C.int", f"shape{i} *C.int64_t", f"strides{i} *C.int64_t",
-                        f"itemsize{i} C.int64_t", f"format{i} *C.char", f"readonly{i} C.int", f"token{i} unsafe.Pointer"]
-            pre += [f"\tvar lend{i} gopyrt.Lend", f"\ta{i}, err{i} := gopyrt.ImportBuffer(buf{i}, mvfastShape(shape{i}, ndim{i}), "
-                    f"unsafe.Pointer(strides{i}), int(itemsize{i}), C.GoString(format{i}), readonly{i} != 0, "
-                    f"token{i}, &lend{i})",
+            gparams.append(f"lent{i} unsafe.Pointer")
+            pre += [f"\ta{i}, lend{i}, err{i} := gopyrt.ImportBuffer(lent{i})",
                     f"\tif err{i} != nil {{", "\t\tf.fallback = 1", "\t\treturn", "\t}",
                     f"\tf.taken |= {1 << nslice}",
                     # given back during the call: the entry releases the Py_buffer (it has the GIL)
@@ -332,7 +358,13 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
         gparams.append(f"r *C.{c_result_type(values[0]).replace('char *', 'char').strip()}"
                        if values[0] != "string" else "r **C.char")
     gparams.append("f *C.mv_fast_failure")
-    target = f"{imports.pkg(pkg['path'])}.{name}({', '.join(args)})"
+    if typ:  # read and checked as gopy's method reads its receiver (gopyrt.Receiver)
+        go_type = f"{imports.pkg(pkg['path'])}.{typ}"
+        gopy_name = json.dumps(f"*{pkg['name']}.{typ}")  # as gopy names the type in its messages
+        target = (f"gopyrt.Receiver[*{go_type}](int64(recv), {gopy_name}, "
+                  f"reflect.TypeOf({go_type}{{}})).{name}({', '.join(args)})")
+    else:
+        target = f"{imports.pkg(pkg['path'])}.{name}({', '.join(args)})"
     outs = (["v"] if values else []) + (["err"] if error else [])
     body = [f"//export {shim}", f"func {shim}({', '.join(gparams)}) {{",
             "\tdefer func() {", "\t\tif p := recover(); p != nil {",
@@ -343,9 +375,10 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str) -> tuple[
     if values:
         body.append("\t" + go_result_store(values[0], "v", "r", pkg))
     body += ["}", ""]
-    cls = (f"\"{gopy_result(values[0], pkg)[2]}\", &result_class_{k}" if slice_result else "NULL, NULL")
+    cls = (f"\"{gopy_result(values[0], pkg)[2]}\", &result_class_{k}" if gopy_value else "NULL, NULL")
     row = (f"    {{{q}, {{{c_string(name)}, (PyCFunction)(void (*)(void))entry_{k}, "
-           f"METH_FASTCALL | METH_KEYWORDS, NULL}}, {cls}}},")
+           f"METH_FASTCALL | METH_KEYWORDS, NULL}}, {cls}, {f'&gopy_path_{k}' if typ else 'NULL'}, "
+           f"{f'&keep_key_{k}' if keeps else 'NULL'}}},")
     return "\n".join(c), "\n".join(body), row
 
 
@@ -379,7 +412,7 @@ package main
 import "C"
 
 import (
-\t"unsafe"
+{std}\t"unsafe"
 
 \t"github.com/memview/memview/memview"
 \t"{gopyrt}"
@@ -392,15 +425,6 @@ func mvfastSlice[T any](p unsafe.Pointer, n C.int64_t) []T {{
 \t\treturn []T{{}}
 \t}}
 \treturn unsafe.Slice((*T)(p), int(n))
-}}
-
-// mvfastShape is a Py_buffer's shape as a Go []int.
-func mvfastShape(p *C.int64_t, ndim C.int) []int {{
-\tout := make([]int, int(ndim))
-\tfor i, v := range unsafe.Slice((*int64)(unsafe.Pointer(p)), int(ndim)) {{
-\t\tout[i] = int(v)
-\t}}
-\treturn out
 }}
 
 // mvfastRelease releases the *memview.Array a call was lent: Go keeps the
@@ -416,50 +440,84 @@ func mvfastFail(f *C.mv_fast_failure, x gopyrt.Failure) {{
 """
 
 
+# A method as gopy's generated Go has it: its function, and the Go type whose
+# receiver it reads from the handle ("*pkg.T" for a struct, "pkg.I" for an
+# interface).
+GOPY_METHOD = re.compile(r"^func (?P<fn>\w+)\(_handle CGoHandle[^\n]*\{\n(?:[^\n]*\n){0,12}?\t+vifc, __err := "
+                         r"gopyh\.VarFromHandleTry\(\(gopyh\.CGoHandle\)\(_handle\), "
+                         r"\"(?P<ptr>\*?)(?P<pkg>\w+)\.(?P<typ>\w+)\"\)", re.M)
+
+
+def covered_c_names(methods: dict) -> set:
+    """gopy's names ("pkg_Type_Method") of the methods that have entries."""
+    return {f"{p}_{t}_{n}" for p, types in methods.items() for t, ns in types.items() for n in ns}
+
+
 def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
-    """Write gen/memview_fast.c and gen/memview_fast.go for the functions of
-    signatures the entries cover; log each function that keeps gopy's path
+    """Write gen/memview_fast.c and gen/memview_fast.go for the functions and
+    methods of signatures the entries cover; log each that keeps gopy's path
     alone, and why. Returns {"fast": {pkg: {name: the gopy class of its
-    result, or None}}, "gopy": {"pkg.Func": why}}."""
+    result, or None}}, "methods": {pkg: {type: {name: the same}}}, "gopy":
+    {"pkg.Func" or "pkg.Type.Method": why}}."""
     imports = Imports()
     helpers = (gen / "pyext.go").read_text() if (gen / "pyext.go").exists() else ""
     cs, gos, rows = [], [], []
-    fast, gopy = {}, {}
+    fast, methods, gopy = {}, {}, {}
     k = 0
+
+    def add(pkg: dict, fn: dict, typ: str | None, into: dict) -> None:
+        """fn's entry, if the entries cover it: into[name] is then the gopy
+        class of its Go value result (or None)."""
+        nonlocal k
+        qual = f"{pkg['name']}.{typ}.{fn['name']}" if typ else f"{pkg['name']}.{fn['name']}"
+        try:
+            c, g, row = entry(pkg, fn, k, imports, helpers, typ)
+        except Uncovered as e:
+            gopy[qual] = str(e)
+            return
+        cs.append(c)
+        gos.append(g)
+        rows.append(row)
+        k += 1
+        res = [gopy_result(t, pkg) for t in fn["results"] if t != "error"]
+        into[fn["name"]] = res[0][2] if res and res[0] else None
+
     for pkg in signatures:
-        fast[pkg["name"]] = {}
+        fast[pkg["name"]], methods[pkg["name"]] = {}, {}
         for fn in pkg["funcs"]:
-            qual = f"{pkg['name']}.{fn['name']}"
-            try:
-                c, g, row = entry(pkg, fn, k, imports, helpers)
-            except Uncovered as e:
-                gopy[qual] = str(e)
-                continue
-            cs.append(c)
-            gos.append(g)
-            rows.append(row)
-            res = [gopy_result(t, pkg) for t in fn["results"] if t != "error"]
-            fast[pkg["name"]][fn["name"]] = res[0][2] if res and res[0] else None
-            k += 1
+            add(pkg, fn, None, fast[pkg["name"]])
         for typ, fns in pkg["methods"].items():
+            covered = {}
             for fn in fns:
-                gopy[f"{pkg['name']}.{typ}.{fn['name']}"] = "a method (its receiver is a gopy handle)"
+                add(pkg, fn, typ, covered)
+            if covered:
+                methods[pkg["name"]][typ] = covered
+    # methods gopy binds that gopysig does not report: those of interfaces
+    covered = covered_c_names(methods)
+    for m in GOPY_METHOD.finditer(helpers):
+        prefix = f"{m['pkg']}_{m['typ']}_"
+        qual = f"{m['pkg']}.{m['typ']}.{m['fn'][len(prefix):]}"
+        if m["fn"].startswith(prefix) and m["fn"] not in covered and qual not in gopy:
+            gopy[qual] = "a method of an interface" if not m["ptr"] else "a method gopysig does not report"
     for qual, why in sorted(gopy.items()):
         log(f"gopy's call path: {qual} ({why})")
     table = ["const mv_fast_def mv_fast_defs[] = {", *rows, "    {NULL},", "};", ""]
     (gen / "memview_fast.c").write_text(C_HEAD + "\n".join(cs) + "\n".join(table))
     imp = "".join(f'\t{alias} "{path}"\n' for path, alias in imports.alias.items())
-    (gen / "memview_fast.go").write_text(GO_HEAD.format(include=include, gopyrt=GOPYRT, imports=imp) +
+    std = '\t"reflect"\n' if any(methods.values()) else ""
+    (gen / "memview_fast.go").write_text(GO_HEAD.format(include=include, gopyrt=GOPYRT, imports=imp, std=std) +
                                          "\n".join(gos))
-    return {"fast": fast, "gopy": gopy}
+    return {"fast": fast, "methods": methods, "gopy": gopy}
 
 
 def module_text(report: dict) -> str:
-    """memview/_ext/_fast.py: which functions have a generated entry, and why
-    the others keep gopy's path."""
+    """memview/_ext/_fast.py: which functions and methods have a generated
+    entry, and why the others keep gopy's path."""
     import pprint
     return ('"""The bound Go functions with a generated call entry (FAST: by package, each\n'
-            'with the gopy class of the Go slice it returns, if any), and those that keep\n'
-            'gopy\'s call path, with the reason (GOPY); written by build.py (gopyfast.py)."""\n\n'
+            'with the gopy class of the Go value it returns, if any), the methods with one\n'
+            '(METHODS: by package and type, the same), and those that keep gopy\'s call\n'
+            'path, with the reason (GOPY); written by build.py (gopyfast.py)."""\n\n'
             f"FAST = {pprint.pformat(report['fast'], width=100)}\n\n"
+            f"METHODS = {pprint.pformat(report['methods'], width=100)}\n\n"
             f"GOPY = {pprint.pformat(report['gopy'], width=100)}\n")

@@ -1,11 +1,14 @@
-"""Calls into bound Go functions (benchmarks/callbench, built --with in the bench
-build): each bound function against the floor for any Go function called from
-Python — a hand-written METH_FASTCALL entry making one cgo call into the same Go
-code (callbench/anchor.c), with the GIL released as the bound calls release it —
-and against a plain C function doing the same work, measured in one run. The
-cost of releasing and re-taking the GIL is the floor's Nop with and without the
-release, on its own line. Times are CPU time of this process (best of interleaved
-runs). MEMVIEW_GOPY_PATH=1 times gopy's call path instead.
+"""Calls into bound Go functions and methods (benchmarks/callbench, built --with
+in the bench build): each bound call against the floor for any Go function
+called from Python — a hand-written METH_FASTCALL entry making one cgo call into
+the same Go code (callbench/anchor.c), with the GIL released as the bound calls
+release it — and against a plain C function doing the same work, measured in one
+run. A method's floor is a hand-written METH_FASTCALL method of gopy's class
+that reads the receiver's handle and makes one cgo call, which finds the Go
+value in gopy's table (anchor.go). The cost of releasing and re-taking the GIL
+is the floor's Nop with and without the release, on its own line. Times are CPU
+time of this process (best of interleaved runs). MEMVIEW_GOPY_PATH=1 times gopy's
+call path instead.
 
     python3 build.py bench     (or: PYTHONPATH=.build/examples python benchmarks/bench_calls.py)
 """
@@ -25,6 +28,8 @@ except ImportError:
 callbench.InstallAnchors()
 import callbench_anchors as anchors  # noqa: E402  (made by InstallAnchors)
 
+anchors.install_method_floors(callbench.Acc)  # floor_nop, floor_sum: the floors of Acc's methods
+
 
 def best(fns, number, repeat=15):
     """Best per-call CPU times of fns (CPU time of this process, so that other
@@ -43,6 +48,7 @@ def main():
     x1000 = np.arange(1000, dtype=np.float64)
     y = np.ones(2000, dtype=np.float64)
     ys = y[::2]
+    acc = callbench.NewAcc()
     cases = [  # name, bound call, floor, plain C, target
         ("Nop()", lambda: callbench.Nop(), lambda: anchors.floor_nop(), lambda: anchors.plain_nop(), 1.5, 200_000),
         ("Add(1, 2)", lambda: callbench.Add(1, 2), lambda: anchors.floor_add(1, 2), lambda: anchors.plain_add(1, 2),
@@ -53,9 +59,14 @@ def main():
          lambda: anchors.plain_sum(x1000), 1.2, 20_000),
         ("Scale(y[::2], 1.0), 1000", lambda: callbench.Scale(ys, 1.0), lambda: anchors.floor_scale(ys, 1.0),
          lambda: anchors.plain_scale(ys, 1.0), 2.0, 20_000),
+        ("acc.Nop() (a method)", lambda: acc.Nop(), lambda: acc.floor_nop(), lambda: anchors.plain_nop(), 1.5,
+         200_000),
+        ("acc.Sum(ndarray of 8)", lambda: acc.Sum(x8), lambda: acc.floor_sum(x8), lambda: anchors.plain_sum(x8),
+         1.5, 100_000),
     ]
     assert callbench.Add(1, 2) == anchors.floor_add(1, 2) == 3
     assert callbench.Sum(x1000) == anchors.floor_sum(x1000) == anchors.plain_sum(x1000)
+    assert acc.Sum(x8) == acc.floor_sum(x8) == 28.0
     fast = type(callbench.Nop).__name__ == "builtin_function_or_method"
     path = "the generated call entries" if fast else "gopy's call path"
     print(f"bound calls through {path}; "

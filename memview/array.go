@@ -163,11 +163,19 @@ func (a *Array) Layout() Layout {
 	return l
 }
 
-// Shape returns a copy of the shape.
-func (a *Array) Shape() []int { return append([]int{}, a.layout.Shape...) }
+// Shape returns a copy of the shape. (make and copy, not append: inlined
+// where the copy does not outlive the caller, a small one is on its stack.)
+func (a *Array) Shape() []int { return copyInts(a.layout.Shape) }
 
 // Strides returns a copy of the strides, in bytes.
-func (a *Array) Strides() []int { return append([]int{}, a.layout.Strides...) }
+func (a *Array) Strides() []int { return copyInts(a.layout.Strides) }
+
+// copyInts returns a copy of s (never nil).
+func copyInts(s []int) []int {
+	c := make([]int, len(s))
+	copy(c, s)
+	return c
+}
 
 // Offset returns the byte offset of element 0 in the buffer.
 func (a *Array) Offset() int { return a.layout.Offset }

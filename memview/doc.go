@@ -19,8 +19,9 @@
 //     (Resize, Reserve: refused while anything else refers to them), and
 //     ViewOn for the same memory seen from another device (pinned or managed
 //     memory from the host or a CUDA device). WrapExternal adopts foreign
-//     memory, WrapGo the backing array of a Go slice, pinned while
-//     referenced. BufferBuilder and TypedBufferBuilder build buffers by appending,
+//     memory (WrapExternalArray: with an array over it, in one allocation),
+//     WrapGo the backing array of a Go slice, pinned while referenced.
+//     BufferBuilder and TypedBufferBuilder build buffers by appending,
 //     growing by a factor of two.
 //   - DType names the element type, with NumPy names, typestrs and PEP 3118
 //     formats: the basic numeric types, or any item a format describes

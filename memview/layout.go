@@ -40,6 +40,12 @@ var errInvalidLayout = &exactError{msg: "invalid layout", base: ErrInvalid}
 // nil (or empty) strides with ndim > 0 mean C-contiguous strides. The result
 // holds copies of the slices. Errors wrap ErrInvalid.
 func NewLayout(shape, strides []int, offset, itemsize, extent int) (Layout, error) {
+	return newLayout(shape, strides, offset, itemsize, extent, nil)
+}
+
+// newLayout is NewLayout, with the copies of shape and strides in store when
+// it has room for both (2*len(shape) ints), else newly allocated.
+func newLayout(shape, strides []int, offset, itemsize, extent int, store []int) (Layout, error) {
 	l := Layout{Offset: offset, Itemsize: itemsize}
 	fail := func(format string, args ...any) (Layout, error) {
 		prefix := fmt.Sprintf("memview: layout shape %s strides %s offset %d", tuple(shape), tuple(strides), offset)
@@ -85,8 +91,14 @@ func NewLayout(shape, strides []int, offset, itemsize, extent int) (Layout, erro
 	if _, ok := mulInt(count, itemsize); !ok {
 		return fail("has more than %d bytes", math.MaxInt)
 	}
-	l.Shape = append([]int{}, shape...)
-	l.Strides = append([]int{}, strides...)
+	if n := len(shape); cap(store) >= 2*n {
+		// full slice expressions: an append to one never writes into the other
+		l.Shape = append(store[:0:n], shape...)
+		l.Strides = append(store[n:n:2*n], strides...)
+	} else {
+		l.Shape = append([]int{}, shape...)
+		l.Strides = append([]int{}, strides...)
+	}
 	if empty {
 		if offset < 0 || offset > extent {
 			return fail("lies outside a %d-byte buffer", extent)

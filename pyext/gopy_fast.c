@@ -78,6 +78,33 @@ done:
     return out;
 }
 
+/* mv_fast_method_fallback calls fn, a method's gopy path (gopy's method of
+ * the class, a Python function), with self and the arguments of a
+ * vectorcall. */
+PyObject *
+mv_fast_method_fallback(PyObject *fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (fn == NULL)
+        return PyErr_Format(PyExc_SystemError, "memview: a method entry without its gopy path");
+    Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+    PyObject *pos = PyTuple_New(nargs + 1);
+    PyObject *kw = nkw ? PyDict_New() : NULL;
+    PyObject *out = NULL;
+    if (pos == NULL || (nkw && kw == NULL))
+        goto done;
+    PyTuple_SetItem(pos, 0, Py_NewRef(self));
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        PyTuple_SetItem(pos, i + 1, Py_NewRef(args[i]));
+    for (Py_ssize_t k = 0; k < nkw; k++)
+        if (PyDict_SetItem(kw, PyTuple_GetItem(kwnames, k), args[nargs + k]) < 0)
+            goto done;
+    out = PyObject_Call(fn, pos, kw);
+done:
+    Py_XDECREF(pos);
+    Py_XDECREF(kw);
+    return out;
+}
+
 /* format_in says whether PEP 3118 format f is one of formats ("d\0" or
  * "l\0q\0": a list of NUL-ended names ending in an empty one). */
 static int
@@ -124,43 +151,51 @@ mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, Py_buffer *
     return 1;
 }
 
-/* mv_fast_array takes o's buffer, for a *memview.Array, into a new Py_buffer
- * (*view) that Go adopts (gopyrt.ImportBuffer) and gives back through
- * mv_release_import; returns 1, or 0 (nothing held, no exception set) where
- * the entry leaves o to the gopy path: a memview array (lent as a view of
- * its own buffer there), a ctypes object, an object without a host buffer,
+/* mv_fast_array takes o's buffer, for a *memview.Array, into a new
+ * mv_fast_lent (*lent) whose Py_buffer Go adopts (gopyrt.ImportBuffer) and
+ * gives back, during the call through the entry, after it through
+ * mv_fast_give_back; returns 1, or 0 (nothing held, no exception set) where
+ * the entry leaves o to the gopy path: a memview array (lent as a view of its
+ * own buffer there), a ctypes object, an object without a host buffer,
  * PIL-style suboffsets. */
 int
-mv_fast_array(PyObject *o, Py_buffer **view)
+mv_fast_array(PyObject *o, mv_fast_lent **lent)
 {
-    *view = NULL;
+    *lent = NULL;
     if (mv_is_array(o) || !PyObject_CheckBuffer(o) || !plain_type(o))
         return 0;
-    Py_buffer *v = PyMem_Calloc(1, sizeof(Py_buffer));
-    if (v == NULL)
+    mv_fast_lent *l = PyMem_Malloc(sizeof(mv_fast_lent));
+    if (l == NULL)
         return 0;
-    if (PyObject_GetBuffer(o, v, PyBUF_FULL_RO) < 0) {
+    l->state = 0;
+    if (PyObject_GetBuffer(o, &l->view, PyBUF_FULL_RO) < 0) {
         PyErr_Clear();
-        PyMem_Free(v);
+        PyMem_Free(l);
         return 0;
     }
-    for (int i = 0; v->suboffsets != NULL && i < v->ndim; i++) {
-        if (v->suboffsets[i] >= 0) {
-            mv_fast_release_array(v);
+    for (int i = 0; l->view.suboffsets != NULL && i < l->view.ndim; i++) {
+        if (l->view.suboffsets[i] >= 0) {
+            mv_fast_release_array(l);
             return 0;
         }
     }
-    *view = v;
+    *lent = l;
     return 1;
 }
 
 /* mv_fast_handle reads the handle of a gopy object o (its int attribute
  * "handle") into *h: returns 1, or 0 (no exception set) where o has none,
- * which the entry leaves to the gopy path (it raises the TypeError). */
+ * which the entry leaves to the gopy path (it raises the TypeError, or the
+ * AttributeError of gopy's wrapper). */
 int
 mv_fast_handle(PyObject *o, int64_t *h)
 {
-    PyObject *v = PyObject_GetAttrString(o, "handle");
+    static PyObject *name; /* "handle", made once (entries run with the GIL) */
+    if (name == NULL && (name = PyUnicode_InternFromString("handle")) == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *v = PyObject_GetAttr(o, name);
     if (v == NULL) {
         PyErr_Clear();
         return 0;
@@ -177,15 +212,27 @@ mv_fast_handle(PyObject *o, int64_t *h)
     return ok;
 }
 
-/* mv_fast_release_array gives back a Py_buffer mv_fast_array took and Go did
- * not adopt. */
+/* mv_fast_release_array gives back, holding the GIL, what mv_fast_array
+ * took: where Go did not adopt it, or gave it back during the call. */
 void
-mv_fast_release_array(Py_buffer *view)
+mv_fast_release_array(mv_fast_lent *lent)
 {
-    if (view != NULL) {
-        PyBuffer_Release(view);
-        PyMem_Free(view);
+    if (lent != NULL) {
+        PyBuffer_Release(&lent->view);
+        PyMem_Free(lent);
     }
+}
+
+/* mv_fast_give_back is mv_fast_release_array for Go, which calls it without
+ * the GIL when it releases, after the call, the last view it kept of the
+ * memory (pyext/gopy_fast.go). Never called in a forked child: Go does not
+ * run there. */
+void
+mv_fast_give_back(void *lent)
+{
+    PyGILState_STATE st = PyGILState_Ensure();
+    mv_fast_release_array(lent);
+    PyGILState_Release(st);
 }
 
 /* mv_fast_raise raises the exception a shim reported, frees its message, and
@@ -217,11 +264,161 @@ mv_fast_gopy_result(PyObject *cls, int64_t handle)
     return out;
 }
 
+/* kept_item is what the gopy path keeps of an argument o lent for a call
+ * (python/memview/_gobind.py, _wrap): o, or (o, o) for a memview array (the
+ * array whose memory was lent, and the argument it came from). */
+static PyObject *
+kept_item(PyObject *o)
+{
+    return mv_is_array(o) ? PyTuple_Pack(2, o, o) : Py_NewRef(o);
+}
+
+/* same_kept says whether old, what an earlier call kept, is what this one
+ * would keep of lent[0..n). */
+static int
+same_kept(PyObject *old, PyObject *const *lent, int n)
+{
+    if (!PyTuple_Check(old) || PyTuple_Size(old) != n)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyTuple_GetItem(old, i);
+        if (mv_is_array(lent[i])) {
+            if (!PyTuple_Check(x) || PyTuple_Size(x) != 2 || PyTuple_GetItem(x, 0) != lent[i] ||
+                PyTuple_GetItem(x, 1) != lent[i])
+                return 0;
+        } else if (x != lent[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* mv_fast_keep keeps the arguments lent[0..n) whose memory a call lent Go
+ * alive with owner, the gopy object the call returned or the receiver of the
+ * method called: Go may keep the slice (gonum's mat.NewDense keeps its data).
+ * As on gopy's path (_gobind._keep): in the dict owner._memview_kept, under
+ * key, the function's or method's Python name, so that a later call of the
+ * same one replaces what the earlier one kept; an owner without a __dict__
+ * keeps nothing. Returns 0, or -1 with an exception set. */
+int
+mv_fast_keep(PyObject *owner, PyObject *key, PyObject *const *lent, int n)
+{
+    static PyObject *name; /* "_memview_kept" */
+    if (key == NULL) {
+        PyErr_Format(PyExc_SystemError, "memview: an entry that keeps memory without its key");
+        return -1;
+    }
+    if (name == NULL && (name = PyUnicode_InternFromString("_memview_kept")) == NULL)
+        return -1;
+    /* an attribute, not owner.__dict__ itself: CPython then keeps the
+     * attributes of most objects where it reads them fastest (3.11+) */
+    PyObject *kept = PyObject_GetAttr(owner, name);
+    if (kept == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+            return -1;
+        PyErr_Clear();
+        if ((kept = PyDict_New()) == NULL)
+            return -1;
+        if (PyObject_SetAttr(owner, name, kept) < 0) {
+            Py_DECREF(kept);
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+                return -1;
+            PyErr_Clear(); /* an owner without a __dict__ keeps nothing */
+            return 0;
+        }
+    }
+    int rc = -1;
+    if (!PyDict_Check(kept)) {
+        PyErr_Format(PyExc_TypeError, "memview: _memview_kept of a gopy object is not a dict");
+        goto done;
+    }
+    PyObject *old = PyDict_GetItemWithError(kept, key); /* borrowed */
+    if (old == NULL && PyErr_Occurred())
+        goto done;
+    if (old != NULL && same_kept(old, lent, n)) {
+        rc = 0;
+        goto done;
+    }
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL)
+        goto done;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = kept_item(lent[i]);
+        if (x == NULL) {
+            Py_DECREF(t);
+            goto done;
+        }
+        PyTuple_SetItem(t, i, x);
+    }
+    rc = PyDict_SetItem(kept, key, t);
+    Py_DECREF(t);
+done:
+    Py_DECREF(kept);
+    return rc;
+}
+
+/* find_def is the generated entry of qualname, with its classes set: the
+ * gopy class of the Go value it returns (cls, required where it returns
+ * one) and the key it keeps lent memory under; NULL with no exception set
+ * where the build generated none, NULL with one on an error. */
+static const mv_fast_def *
+find_def(const char *qualname, PyObject *cls)
+{
+    for (const mv_fast_def *d = mv_fast_defs; d != NULL && d->qualname != NULL; d++) {
+        if (strcmp(d->qualname, qualname) != 0)
+            continue;
+        if (d->result_class != NULL) {
+            if (cls == Py_None) {
+                PyErr_Format(PyExc_TypeError, "memview: %s returns a Go value: gopy's class %s is needed",
+                             qualname, d->result_class_name);
+                return NULL;
+            }
+            PyObject *old = *d->result_class;
+            *d->result_class = Py_NewRef(cls);
+            Py_XDECREF(old);
+        }
+        if (d->keep_key != NULL && *d->keep_key == NULL &&
+            (*d->keep_key = PyUnicode_InternFromString(qualname)) == NULL)
+            return NULL;
+        return d;
+    }
+    return NULL;
+}
+
+/* with_doc is the method definition of entry d with the docstring of its
+ * gopy path (gopy's, from the Go doc comment), or d's own where that has
+ * none. The copy lives as long as the process (the entry does). */
+static PyMethodDef *
+with_doc(const mv_fast_def *d, PyObject *gopy_path)
+{
+    PyObject *doc = PyObject_GetAttrString(gopy_path, "__doc__");
+    const char *s = doc != NULL && PyUnicode_Check(doc) ? PyUnicode_AsUTF8AndSize(doc, NULL) : NULL;
+    PyErr_Clear();
+    if (s == NULL) {
+        Py_XDECREF(doc);
+        return (PyMethodDef *)&d->def;
+    }
+    PyMethodDef *def = PyMem_Malloc(sizeof *def);
+    char *copy = PyMem_Malloc(strlen(s) + 1);
+    if (def == NULL || copy == NULL) {
+        PyMem_Free(def);
+        PyMem_Free(copy);
+        Py_DECREF(doc);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    strcpy(copy, s);
+    Py_DECREF(doc);
+    *def = d->def;
+    def->ml_doc = copy;
+    return def;
+}
+
 /* go_fast(qualname, gopy_path, result_class=None) -> the generated entry of
  * the bound function qualname ("pkg.Func") as a built-in function whose
  * __self__ is gopy_path (the callable it hands the calls it does not take
  * itself), or None when the build generated none for it; result_class is
- * gopy's class of the Go slice it returns (required where it returns one). */
+ * gopy's class of the Go value it returns (required where it returns one). */
 static PyObject *
 core_go_fast(PyObject *mod, PyObject *args)
 {
@@ -230,25 +427,45 @@ core_go_fast(PyObject *mod, PyObject *args)
     PyObject *fallback, *cls = Py_None;
     if (!PyArg_ParseTuple(args, "sO|O", &qualname, &fallback, &cls))
         return NULL;
-    for (const mv_fast_def *d = mv_fast_defs; d != NULL && d->qualname != NULL; d++) {
-        if (strcmp(d->qualname, qualname) != 0)
-            continue;
-        if (d->result_class != NULL) {
-            if (cls == Py_None) {
-                PyErr_Format(PyExc_TypeError, "memview: %s returns a Go slice: gopy's class %s is needed",
-                             qualname, d->result_class_name);
-                return NULL;
-            }
-            PyObject *old = *d->result_class;
-            *d->result_class = Py_NewRef(cls);
-            Py_XDECREF(old);
-        }
-        return PyCFunction_NewEx((PyMethodDef *)&d->def, fallback, NULL);
-    }
-    Py_RETURN_NONE;
+    const mv_fast_def *d = find_def(qualname, cls);
+    if (d == NULL)
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    if (d->method_path != NULL)
+        return PyErr_Format(PyExc_TypeError, "memview: %s is a method: go_fast_method makes its entry", qualname);
+    PyMethodDef *def = with_doc(d, fallback);
+    return def ? PyCFunction_NewEx(def, fallback, NULL) : NULL;
 }
 
-/* go_fast_names() -> the Python names ("pkg.Func") of the generated entries */
+/* go_fast_method(qualname, gopy_path, result_class=None) -> the generated
+ * entry of the bound method qualname ("pkg.Type.Method") as a method
+ * descriptor, to be set on gopy's class of the type in place of gopy_path
+ * (gopy's method, which it hands the calls it does not take itself), or
+ * None when the build generated none for it. The descriptor is one of
+ * object's: every receiver reaches the entry, which hands what is no gopy
+ * object to gopy's path and has Go check the type of the Go value of the
+ * rest, so that a wrong receiver raises what it raises on gopy's path. */
+static PyObject *
+core_go_fast_method(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *qualname;
+    PyObject *fallback, *cls = Py_None;
+    if (!PyArg_ParseTuple(args, "sO|O", &qualname, &fallback, &cls))
+        return NULL;
+    const mv_fast_def *d = find_def(qualname, cls);
+    if (d == NULL)
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    if (d->method_path == NULL)
+        return PyErr_Format(PyExc_TypeError, "memview: %s is no method: go_fast makes its entry", qualname);
+    PyObject *old = *d->method_path;
+    *d->method_path = Py_NewRef(fallback);
+    Py_XDECREF(old);
+    PyMethodDef *def = with_doc(d, fallback);
+    return def ? PyDescr_NewMethod(&PyBaseObject_Type, def) : NULL;
+}
+
+/* go_fast_names() -> the Python names ("pkg.Func", "pkg.Type.Method") of the
+ * generated entries */
 static PyObject *
 core_go_fast_names(PyObject *mod, PyObject *unused)
 {
@@ -266,6 +483,8 @@ core_go_fast_names(PyObject *mod, PyObject *unused)
 
 static PyMethodDef fast_methods[] = {
     {"go_fast", core_go_fast, METH_VARARGS, "go_fast(qualname, gopy_path) -> the generated call entry, or None"},
+    {"go_fast_method", core_go_fast_method, METH_VARARGS,
+     "go_fast_method(qualname, gopy_path) -> the generated call entry of a method (a descriptor), or None"},
     {"go_fast_names", core_go_fast_names, METH_NOARGS, "go_fast_names() -> names of the generated call entries"},
     {NULL},
 };

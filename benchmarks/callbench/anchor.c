@@ -156,12 +156,92 @@ plain_scale(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
+/* The method floors: a receiver gopy holds by handle (its int attribute
+ * "handle"), read as a hand-written method would, and found in Go by one
+ * cgo call (anchor.go: gopy's table, a checked type assertion). */
+static int
+receiver(PyObject *self, int64_t *h)
+{
+    static PyObject *name;
+    if (name == NULL && (name = PyUnicode_InternFromString("handle")) == NULL)
+        return -1;
+    PyObject *v = PyObject_GetAttr(self, name);
+    if (v == NULL)
+        return -1;
+    *h = PyLong_AsLongLong(v);
+    Py_DECREF(v);
+    return *h == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *
+gone(void)
+{
+    PyErr_SetString(PyExc_ValueError, "the Go value of this receiver is gone");
+    return NULL;
+}
+
+static PyObject *
+floor_method_nop(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int64_t h;
+    if (receiver(self, &h) < 0)
+        return NULL;
+    PyThreadState *ts = PyEval_SaveThread();
+    int rc = cbAccNop(h);
+    PyEval_RestoreThread(ts);
+    if (rc < 0)
+        return gone();
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+floor_method_sum(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int64_t h;
+    Py_buffer v;
+    double s;
+    if (receiver(self, &h) < 0 ||
+        vector(args, nargs, 1, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS, &v) < 0)
+        return NULL;
+    PyThreadState *ts = PyEval_SaveThread();
+    int rc = cbAccSum(h, v.buf, v.shape[0], &s);
+    PyEval_RestoreThread(ts);
+    PyBuffer_Release(&v);
+    if (rc < 0)
+        return gone();
+    return PyFloat_FromDouble(s);
+}
+
+static PyMethodDef floor_methods[] = {
+    {"floor_nop", (PyCFunction)(void (*)(void))floor_method_nop, METH_FASTCALL, NULL},
+    {"floor_sum", (PyCFunction)(void (*)(void))floor_method_sum, METH_FASTCALL, NULL},
+    {NULL},
+};
+
+/* install_method_floors(cls): the method floors as methods floor_nop and
+ * floor_sum of cls (gopy's class of callbench.Acc), descriptors of cls itself */
+static PyObject *
+install_method_floors(PyObject *mod, PyObject *cls)
+{
+    if (!PyType_Check(cls))
+        return PyErr_Format(PyExc_TypeError, "a class is needed");
+    for (PyMethodDef *d = floor_methods; d->ml_name != NULL; d++) {
+        PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, d);
+        int rc = descr ? PyObject_SetAttrString(cls, d->ml_name, descr) : -1;
+        Py_XDECREF(descr);
+        if (rc < 0)
+            return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 #define FAST(name) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, NULL}
 static PyMethodDef anchors[] = {
     FAST(floor_nop), FAST(floor_nop_held), FAST(plain_nop),
     FAST(floor_add), FAST(floor_add_held), FAST(plain_add),
     FAST(floor_sum), FAST(plain_sum),
     FAST(floor_scale), FAST(plain_scale),
+    {"install_method_floors", install_method_floors, METH_O, NULL},
     {NULL},
 };
 

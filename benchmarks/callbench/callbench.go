@@ -28,6 +28,18 @@ func Scale(a *memview.Array, f float64) error {
 	return nil
 }
 
+// Acc is a bound type, for the method rows: Python holds it by gopy's handle.
+type Acc struct{ calls int }
+
+// NewAcc returns an Acc.
+func NewAcc() *Acc { return &Acc{} }
+
+// Nop does nothing.
+func (a *Acc) Nop() {}
+
+// Sum returns the sum of x.
+func (a *Acc) Sum(x []float64) float64 { return sum(x) }
+
 func sum(x []float64) float64 {
 	s := 0.0
 	for _, v := range x {

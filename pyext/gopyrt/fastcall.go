@@ -39,18 +39,18 @@ func PanicFailure(r any) Failure {
 }
 
 // ImportBuffer makes the *memview.Array a shim passes for a *memview.Array
-// parameter, over the memory of a Py_buffer (token) the C entry took: the
-// same array memview.from_buffer makes, which gives the Py_buffer back when
-// it and every view Go made of it are released — through lend, which leaves
-// that to the C entry (holding the GIL already) when it happens during the
-// call. pyext sets it.
-var ImportBuffer func(buf unsafe.Pointer, shape []int, strides unsafe.Pointer, itemsize int, format string,
-	readonly bool, token unsafe.Pointer, lend *Lend) (*memview.Array, error)
+// parameter, over the memory of the Py_buffer the C entry took (lent, its
+// mv_fast_lent): the array memview.from_buffer would make, built in one
+// allocation with its buffer, which gives the Py_buffer back when it and
+// every view Go made of it are released — through the Lend it returns (in
+// lent's C memory), which leaves that to the C entry (holding the GIL
+// already) when it happens during the call. pyext sets it.
+var ImportBuffer func(lent unsafe.Pointer) (*memview.Array, *Lend, error)
 
 // Lend says when the memory a C entry lent for one *memview.Array parameter
 // was given back: during the call (the entry releases the Py_buffer itself,
 // without another GIL round trip) or after it (Go kept a view; its release
-// gives the Py_buffer back then).
+// gives the Py_buffer back then). It lives in C memory, beside the Py_buffer.
 type Lend struct{ state atomic.Int32 } // 0 in the call, 1 given back in it, 2 the call is over
 
 // GiveBackInCall is called as the memory is given back: it reports whether

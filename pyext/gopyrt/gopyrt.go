@@ -121,6 +121,20 @@ func Value[T any](v any, t reflect.Type) T {
 		"(made with the handle of another Go value): %w", want, v, memview.ErrInvalid)})
 }
 
+// Receiver is the receiver of a bound method of the struct type t, read from
+// its gopy handle h (gopy names the Go type typ, as "*pkg.T") as gopy's
+// method reads it, for the call entries memview generates (gopyfast.py): a
+// handle gopy does not know panics with BadHandle, a handle of a Go value of
+// another type as Value does; Recover, or the entry's recover, raises either
+// as ValueError.
+func Receiver[T any](h int64, typ string, t reflect.Type) T {
+	v, err := gopyh.VarFromHandleTry(gopyh.CGoHandle(h), typ)
+	if err != nil {
+		BadHandle(err, typ)
+	}
+	return Value[T](v, t)
+}
+
 // badHandle is the panic value of BadHandle: an error, reported without the
 // "Go panic" prefix.
 type badHandle struct{ error }

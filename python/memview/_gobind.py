@@ -105,9 +105,13 @@ def _keep(owner, key: str, sources: list) -> None:
     slice. A method's later call through the same function replaces what the
     earlier one kept, so repeated calls keep one set."""
     try:
-        kept = owner.__dict__.setdefault("_memview_kept", {})
+        kept = owner._memview_kept
     except AttributeError:
-        return
+        kept = {}
+        try:
+            owner._memview_kept = kept
+        except AttributeError:
+            return
     kept[key] = tuple(sources)
 
 
@@ -204,22 +208,45 @@ def bind(mod, spec: dict, pkg: str) -> None:
                 setattr(cls, name, _wrap(fn, b, f"{pkg}.{typ}.{name}", 1))
 
 
+# The gopy path of each method whose class now has its generated entry, by
+# Python name ("pkg.Type.Method"): what the entry hands the calls it does not
+# take (a function's entry has it as its __self__).
+GOPY_METHODS: dict = {}
+
+
 def fast(mod, pkg: str) -> None:
-    """Replace each function of gopy's module mod that has a generated call
-    entry (gopyfast.py) by that entry, made with the function as it was
-    (gopy's path, wrapped by bind) as its __self__: the entry calls Go itself
-    and hands that path what it does not take as it is. MEMVIEW_GOPY_PATH=1
-    keeps gopy's path alone (the differential tests compare the two)."""
+    """Replace each function of gopy's module mod, and each method of its
+    classes, that has a generated call entry (gopyfast.py) by that entry,
+    made with the function or method as it was (gopy's path, wrapped by bind)
+    as the path it hands what it does not take as it is: a function's entry
+    has it as its __self__; a method's is a method descriptor set on the
+    class. MEMVIEW_GOPY_PATH=1 keeps gopy's path alone (the differential
+    tests compare the two)."""
     if os.environ.get("MEMVIEW_GOPY_PATH") == "1":
         return
+
+    def result_class(result):
+        return (getattr(mod, result, None) or getattr(_go, result, None)) if result else None
+
     for name, result in _fast.FAST.get(pkg, {}).items():
-        fn = getattr(mod, name, None)
-        cls = (getattr(mod, result, None) or getattr(_go, result, None)) if result else None
+        fn, cls = getattr(mod, name, None), result_class(result)
         if not callable(fn) or (result and cls is None):
             continue  # gopy's path alone
         entry = _core.go_fast(f"{pkg}.{name}", fn, cls)
         if entry is not None:
             setattr(mod, name, entry)
+    for typ, methods in _fast.METHODS.get(pkg, {}).items():
+        owner = getattr(mod, typ, None)
+        if not isinstance(owner, type):
+            continue
+        for name, result in methods.items():
+            fn, cls = owner.__dict__.get(name), result_class(result)
+            if not callable(fn) or (result and cls is None):
+                continue
+            entry = _core.go_fast_method(f"{pkg}.{typ}.{name}", fn, cls)
+            if entry is not None:
+                setattr(owner, name, entry)
+                GOPY_METHODS[f"{pkg}.{typ}.{name}"] = fn
 
 
 def install(name: str, pkg: str) -> None:
