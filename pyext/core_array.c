@@ -103,7 +103,13 @@ array_dealloc(PyObject *self)
         PyMem_Free(a->format);
     if (a->dtype != NULL && a->dtype != a->dtype_inline)
         PyMem_Free(a->dtype);
-    freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    /* the type's tp_free, looked up once per type */
+    static PyTypeObject *free_tp;
+    static freefunc tp_free;
+    if (tp != free_tp) {
+        tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+        free_tp = tp;
+    }
     tp_free(self);
     Py_DECREF(tp);
 }

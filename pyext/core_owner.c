@@ -298,6 +298,10 @@ mv_release(MVArray *a)
 void
 mv_owner_dealloc(MVArray *a)
 {
+    if (a->block != NULL && a->hold == NULL && a->handle == 0 && a->kept_block == NULL) {
+        mv_block_drop(a, &a->block); /* a cached block, the usual small array: nothing else is held */
+        return;
+    }
     mv_forget_fresh(a);
     if (a->handle != 0) {
         /* A forked child never enters Go (go_fork.c): the handle, and the

@@ -16,7 +16,7 @@ package pyext
 //go:generate python3 ../tools/gobridge.py
 
 /*
-#cgo CFLAGS: -Wall -Wextra -Werror
+#cgo CFLAGS: -Wall -Wextra -Werror -fvisibility=hidden
 int mv_install(void);
 */
 import "C"
