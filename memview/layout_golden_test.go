@@ -17,7 +17,7 @@ import (
 // NumPy's results. pyext's C layout rules and the facade are checked against
 // the same cases (tests/test_layouts_golden.py).
 type goldenLayouts struct {
-	NumPy string         `json:"numpy"`
+	NumPy string             `json:"numpy"`
 	Cases []goldenLayoutCase `json:"cases"`
 }
 
