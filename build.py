@@ -523,6 +523,7 @@ def cmd_lint(args):
         stamp.write_text(req.read_text())
     run([sys.executable, ROOT / "tools" / "cgraph.py", "--check", "--quiet"])
     run([sys.executable, ROOT / "tools" / "gobridge.py", "--check"])
+    run(["go", "run", "./tools/gendtypes", "-check"], env=go_env())
     run([VENV / "bin" / "ruff", "check", "."])
     sc = TOOLS / "staticcheck"
     sc_stamp = TOOLS / ".staticcheck"

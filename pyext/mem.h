@@ -53,7 +53,8 @@ int mv_is_buffer(PyObject *o);
  * handle; on failure the handle is released). parent may be NULL. */
 PyObject *mv_new_buffer(const mv_buf_meta *m, PyObject *parent);
 
-/* How C converts a value of each basic dtype; MV_K_PACK: through the packer. */
+/* How C converts a value of each basic dtype, in the order of dtypes_table.h from
+ * 1; MV_K_PACK: through the packer. */
 enum {
     MV_K_PACK = 0,
     MV_K_BOOL, MV_K_I8, MV_K_I16, MV_K_I32, MV_K_I64, MV_K_U8, MV_K_U16, MV_K_U32, MV_K_U64,

@@ -5,16 +5,14 @@
  */
 #include <math.h>
 #include "mem.h"
+#include "dtypes_table.h"
 
-static const struct {
-    const char *name;
-    int kind;
-} kinds[] = {
-    {"bool", MV_K_BOOL}, {"int8", MV_K_I8}, {"int16", MV_K_I16}, {"int32", MV_K_I32},
-    {"int64", MV_K_I64}, {"uint8", MV_K_U8}, {"uint16", MV_K_U16}, {"uint32", MV_K_U32},
-    {"uint64", MV_K_U64}, {"float16", MV_K_F16}, {"float32", MV_K_F32}, {"float64", MV_K_F64},
-    {"complex64", MV_K_C64}, {"complex128", MV_K_C128},
-};
+/* The names of the basic dtypes, in the Go core's order, which MV_K_* follow
+ * from 1 (dtypes_table.h). */
+#define MV_DTYPE_NAME(name, kind, itemsize, format, typestr) name,
+static const char *const kind_names[] = {MV_BASIC_DTYPES(MV_DTYPE_NAME)};
+#undef MV_DTYPE_NAME
+_Static_assert(sizeof kind_names / sizeof kind_names[0] == MV_K_C128, "MV_K_* must follow dtypes_table.h");
 
 /* The bounds of the signed integer kinds. */
 static const long long int_lo[] = {[MV_K_I8] = INT8_MIN, [MV_K_I16] = INT16_MIN, [MV_K_I32] = INT32_MIN, [MV_K_I64] = INT64_MIN};
@@ -252,8 +250,8 @@ mv_builder_convert_exact(MVBuilder *b, PyObject *v, char *dst)
 int
 mv_builder_kind(const char *name)
 {
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (strcmp(name, kinds[i].name) == 0)
-            return kinds[i].kind;
+    for (size_t i = 0; i < sizeof kind_names / sizeof kind_names[0]; i++)
+        if (strcmp(name, kind_names[i]) == 0)
+            return (int)i + 1;
     return MV_K_PACK;
 }

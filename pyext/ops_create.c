@@ -13,6 +13,7 @@
  * adopts the block).
  */
 #include "ops.h"
+#include "dtypes_table.h"
 
 /* What mv.empty makes for one dtype: Go's answer for the name (mv_go_create_info). */
 typedef struct {
@@ -496,15 +497,14 @@ static PyMethodDef create_setters[] = {
 
 /* The dtypes a forked child can make arrays of without having seen them in its
  * parent: every basic one (a child cannot ask Go for more). */
-static const char *const basic_dtypes[] = {
-    "bool",    "int8",    "int16",   "int32",   "int64",     "uint8",      "uint16",
-    "uint32",  "uint64",  "float16", "float32", "float64",   "complex64",  "complex128",
-};
-/* and their PEP 3118 formats, as pickles name them (those Go takes as names) */
-static const char *const basic_formats[] = {
-    "?", "b", "B", "h", "H", "i", "I", "l", "L", "q", "Q", "e", "f", "d", "Zf", "Zd",
-};
-
+/* The basic dtypes, by name and by the format NumPy exports them with
+ * (dtypes_table.h), and the other spellings of their formats. */
+#define MV_DTYPE_NAME(name, kind, itemsize, format, typestr) name,
+#define MV_DTYPE_FORMAT(name, kind, itemsize, format, typestr) format,
+static const char *const basic_dtypes[] = {MV_BASIC_DTYPES(MV_DTYPE_NAME)};
+static const char *const basic_formats[] = {MV_BASIC_DTYPES(MV_DTYPE_FORMAT) "q", "Q"};
+#undef MV_DTYPE_NAME
+#undef MV_DTYPE_FORMAT
 int
 mv_install_create(PyObject *mod)
 {

@@ -14,6 +14,7 @@
 package pyext
 
 //go:generate python3 ../tools/gobridge.py
+//go:generate sh -c "cd .. && go run ./tools/gendtypes"
 
 /*
 #cgo CFLAGS: -Wall -Wextra -Werror -fvisibility=hidden

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import memview as mv
+from memview import _core
 
 _GOLDEN = pathlib.Path(__file__).resolve().parent.parent / "memview" / "testdata" / "gen_formats.py"
 
@@ -125,3 +126,14 @@ def test_from_format_reads_as_numpy_does():
     assert np.dtype(mv.dtype.from_format("ii:f0:")) == np.dtype([("f1", "i"), ("f0", "i")])
     with pytest.raises(TypeError):
         mv.dtype.from_format(3)
+
+
+def test_the_generated_dtype_table_is_the_go_cores():
+    """python/memview/_dtypes_table.py (and pyext/dtypes_table.h) are written by
+    tools/gendtypes from the Go core's table: each row is what Go says of the dtype."""
+    from memview import _dtypes_table
+    names = [row[0] for row in _dtypes_table.BASIC]
+    assert len(names) == len(set(names)) == 14
+    for name, kind, size, fmt, typestr in _dtypes_table.BASIC:
+        assert _core.dtype_info(name) == (name, size, typestr, fmt), name
+        assert mv.dtype(name).kind == kind and mv.dtype(name).itemsize == size

@@ -1,12 +1,14 @@
 """Python values to and from the bytes of one number, as NumPy converts them:
 range checks, float16 NaN payloads, x86-64 extended precision ('g') and UCS-4
 strings ('w'). The struct module does the rest; _dtypes and _formats build on
-this module, which imports neither."""
+this module, which imports neither (only the generated dtype table)."""
 from __future__ import annotations
 
 import math
 import operator
 import struct
+
+from . import _dtypes_table
 
 # struct codes with standard sizes and no alignment ('=' prefix)
 STRUCT = {
@@ -16,12 +18,8 @@ STRUCT = {
     "complex64": "ff", "complex128": "dd",
 }
 
-_INT_RANGE = {
-    "int8": (-(1 << 7), (1 << 7) - 1), "uint8": (0, (1 << 8) - 1),
-    "int16": (-(1 << 15), (1 << 15) - 1), "uint16": (0, (1 << 16) - 1),
-    "int32": (-(1 << 31), (1 << 31) - 1), "uint32": (0, (1 << 32) - 1),
-    "int64": (-(1 << 63), (1 << 63) - 1), "uint64": (0, (1 << 64) - 1),
-}
+_INT_RANGE = {name: (-(1 << (8 * size - 1)), (1 << (8 * size - 1)) - 1) if kind == "i" else (0, (1 << (8 * size)) - 1)
+              for name, kind, size, _, _ in _dtypes_table.BASIC if kind in "iu"}
 
 
 def convert(dtype: str, value):

@@ -13,14 +13,9 @@ import itertools
 import json
 import struct
 
-from . import _convert, _core
+from . import _convert, _core, _dtypes_table
 
-_BASIC = {
-    ("b", 1): "bool", ("i", 1): "int8", ("i", 2): "int16", ("i", 4): "int32", ("i", 8): "int64",
-    ("u", 1): "uint8", ("u", 2): "uint16", ("u", 4): "uint32", ("u", 8): "uint64",
-    ("f", 2): "float16", ("f", 4): "float32", ("f", 8): "float64",
-    ("c", 8): "complex64", ("c", 16): "complex128",
-}
+_BASIC = {(kind, size): name for name, kind, size, _, _ in _dtypes_table.BASIC}
 _KIND = {"?": "b", "b": "i", "h": "i", "i": "i", "l": "i", "q": "i", "n": "i",
          "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u", "N": "u", "P": "u",
          "e": "f", "f": "f", "d": "f", "g": "f", "Zf": "c", "Zd": "c", "Ze": "c", "Zg": "c"}
