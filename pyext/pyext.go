@@ -4,13 +4,16 @@
 // the live handle count). Go packages built together with memview (build.py
 // --with) are bound by gopy in the same extension, and reach memview through
 // gopy_bridge.go; the code gopy generates calls package gopyrt. Everything on the
-// hot path is C written to the limited API of Python 3.11 (core_array.c, module.c,
-// one C file per exchange protocol, and mem_buffer.c, mem_builder.c, mem_pools.c for raw
-// memory): heap types made with PyType_FromSpec whose getbuffer reads metadata
-// cached in C and calls no Go, and the module memview._core, whose functions call
-// Go (bridge.go, buffers.go, builders.go, pools.go) with the GIL held unless they
-// say otherwise. C keeps arrays, buffers and builders alive through handles
-// (handles.go), and names pools by id, never by Go pointers.
+// hot path is C written to the limited API of Python 3.11, in eight layers that call
+// downward only (base, go, core, ops, proto, mem, gopy, module; tools/cgraph.py
+// checks it): heap types made with PyType_FromSpec whose getbuffer reads metadata
+// cached in C and calls no Go, and the module memview._core, which module.c
+// assembles from every layer's tables. C calls the functions this package exports
+// (bridge.go, buffers.go, builders.go, pools.go, ...) only through the Go bridge,
+// go_bridge.c, which go generate writes from their //export lines
+// (tools/gobridge.py), with the GIL held unless they say otherwise. C keeps arrays,
+// buffers and builders alive through handles (handles.go), and names pools by id,
+// never by Go pointers.
 package pyext
 
 //go:generate python3 ../tools/gobridge.py
