@@ -5,7 +5,7 @@
  * layout rules (the Go core's, ported), element reads and writes, and errors.
  *
  *   core_array.c     the type's slots: the buffer protocol, the cached attributes,
- *                    the constructor mv_new_array (every cached field derived here)
+ *                    the one constructor, mv_array_new (every cached field derived there)
  *   core_owner.c     how an array owns its memory, and every transition of that
  *   core_blocks.c    the creation cache: small zero-filled blocks of the default pool
  *   core_child.c     memory a forked child maps for itself
@@ -48,13 +48,13 @@ typedef struct mv_array_s {
     char dtype_inline[16];
     char typestr[16];
     char device[24];
-    /* Exchange-protocol fields (pyext/dlpack.c), cached at creation. */
+    /* Exchange-protocol fields (core_elements.c: mv_dlpack_cache), cached at creation. */
     int device_id;         /* CUDA ordinal; 0 for host memory */
     int dl_ok;             /* dtype and strides can be described by DLPack */
     uint8_t dl_code;       /* DLPack dtype code and bits, valid when dl_ok */
     uint8_t dl_bits;
     int64_t *dl_strides;   /* strides in elements (shape block, after the byte strides) */
-    /* C-level views (views.c). A view made in C has no Go handle until Go code
+    /* C-level views (ops_views.c). A view made in C has no Go handle until Go code
      * needs one (mv_array_handle); it references hold, the array whose Go
      * handle keeps the memory. The array is live while handle or hold is set. */
     struct mv_array_s *hold; /* the array whose handle keeps the memory; NULL for one with its own */
@@ -62,13 +62,13 @@ typedef struct mv_array_s {
     uintptr_t kept;        /* the handle of an array released while cviews > 0, given back
                             * to Go when the last of them goes */
     int scalar;            /* MV_SK_*: how C reads and writes one element */
-    /* Imports made in C (import_fast.c): the exporter's Py_buffer, owned by the
+    /* Imports made in C (ops_import.c): the exporter's Py_buffer, owned by the
      * array until release(); Go gets a Py_buffer of its own when it needs the
      * array. The array is also live while import is set. */
     Py_buffer *import;
     Py_buffer *kept_import; /* import of an array released while cviews > 0 */
     int import_flags;      /* the PyBUF_* request of the import */
-    /* Arrays made in C from the creation cache (create.c, blocks.c): the block
+    /* Arrays made in C from the creation cache (ops_create.c, core_blocks.c): the block
      * the array owns until Go adopts it (mv_array_handle) or it goes back to
      * the cache. The array is also live while block is set. */
     void *block;

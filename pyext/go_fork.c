@@ -12,12 +12,15 @@
  *   - pthread_atfork's child handler (on_child) sets mv_in_child. It runs in the
  *     child before fork() returns, before any Python code. The parent does
  *     nothing around a fork: no wait, no stop-the-world, no collector pause.
- *   - In a child, no C in this extension calls Go. Every call into Go is behind
- *     mv_go_usable() (core.h), or mv_check_go(), which raises the RuntimeError
- *     below; the functions gopy binds (memview._ext._pyext, every function and
- *     method of a package built --with) are wrapped in C that asks the same
- *     (gopy_gate.c), and gopy's finalizers (DecRef) do nothing there: what the
- *     child inherited is reclaimed when it exits.
+ *   - In a child, no C in this extension calls Go. Every call pyext's C makes
+ *     into Go goes through a wrapper of the Go bridge (go_bridge.c, generated
+ *     by tools/gobridge.py) that refuses it there, with the RuntimeError below
+ *     (MV_FORKED_ERROR); callers that can say what needed Go ask first
+ *     (mv_go_usable, mv_check_go in go.h). The functions gopy binds
+ *     (memview._ext._pyext, every function and method of a package built
+ *     --with) are wrapped in C that asks the same (gopy_gate.c), the generated
+ *     call entries ask before their Go shim, and gopy's finalizers (DecRef) do
+ *     nothing there: what the child inherited is reclaimed when it exits.
  *   - memview's own host work has C paths that a child takes (ops_host.c):
  *     creating arrays (the creation cache's free blocks, else mmap), views,
  *     copies, fills, imports of CPU producers, every export, pickles both ways,

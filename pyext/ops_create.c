@@ -9,7 +9,7 @@
  * other devices, pools, large or empty arrays, and every bad argument — goes
  * to the Python function the facade registered (set_create_fallbacks), which
  * makes the array through Go and raises the errors. An array made here gets a
- * Go handle only when Go code is handed it (ops_views.c mv_array_handle: Go then
+ * Go handle only when Go code is handed it (core_owner.c mv_array_handle: Go then
  * adopts the block).
  */
 #include "ops.h"

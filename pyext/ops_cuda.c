@@ -10,7 +10,7 @@ core_cuda_device_count(PyObject *mod, PyObject *unused)
 {
     (void)mod; (void)unused;
     if (!mv_go_usable())
-        return PyLong_FromLong(0); /* a forked child cannot use CUDA (fork.c): none here */
+        return PyLong_FromLong(0); /* a forked child cannot use CUDA (go_fork.c): none here */
     int n;
     NOGIL(1, n = mv_go_cuda_device_count()); /* the first call loads and initialises the driver */
     return PyLong_FromLong(n);

@@ -43,7 +43,7 @@ dtype_desc(PyObject *arg, int unused)
 
 /* What Go answered about dtypes (dtype_info, format_info, dtype_desc), by
  * (question, argument): asked once, and known in a forked child, which cannot
- * ask Go (fork.c). The basic dtypes and formats are asked at install
+ * ask Go (go_fork.c). The basic dtypes and formats are asked at install
  * (mv_install_dtypes). */
 static PyObject *dtype_memo;
 #define MEMO_MAX 4096

@@ -167,7 +167,7 @@ core_from_buffer(PyObject *mod, PyObject *args)
     }
     int readonly = view->readonly || writable == 0;
     /* no Go for the usual exporter; a format given (a ctypes type's) is read by Go,
-     * or in a forked child (fork.c) by C where it knows the format */
+     * or in a forked child (go_fork.c) by C where it knows the format */
     PyObject *fast = go                 ? NULL
                      : format == NULL   ? mv_import_fast(obj, view, readonly, flags)
                      : !mv_go_usable() ? mv_import_format(obj, view, format, readonly, flags)

@@ -10,7 +10,7 @@
  * with the same layout, and releases it when its last reference goes; the
  * array object keeps its own until it is released. Anything unusual — a format
  * Go refuses, a layout it would refuse, an exporter without shape — takes the
- * Go path (module.c), which raises the error. DLPack imports of host tensors
+ * Go path (ops_go.c), which raises the error. DLPack imports of host tensors
  * come here too (proto_dlpack_import.c), with the tensor's keeper as the exporter.
  */
 #include "ops.h"

@@ -256,7 +256,7 @@ core_from_arrow(PyObject *mod, PyObject *obj)
     tok->base.release = arrow_token_release;
     tok->schema = *s;
     tok->array = *arr;
-    if (!mv_go_usable()) { /* a forked child (fork.c): the array is made in C */
+    if (!mv_go_usable()) { /* a forked child (go_fork.c): the array is made in C */
         const char *format = mv_known_format(dtype);
         result = format == NULL ? mv_raise_forked("importing Arrow data of this type")
                                 : mv_child_import_foreign(obj, &tok->base, (void *)data, ndim, shape, itemsize,
