@@ -188,8 +188,16 @@ PyObject *mv_view_base(MVArray *parent);
  * returns NULL. */
 PyObject *mv_exception_type(int kind);
 PyObject *mv_set_error(const mv_err *e);
-/* mv_check_live raises ValueError for a released array; returns 0 if live. */
-int mv_check_live(MVArray *a);
+/* mv_check_live raises ValueError for a released array (mv_raise_released)
+ * and returns -1; 0 if live. Every operation starts with it: inline. handle,
+ * hold, import and block are unset once released, and in a zeroed object
+ * (which Python cannot make: tp_new refuses). */
+int mv_raise_released(void);
+static inline int
+mv_check_live(MVArray *a)
+{
+    return mv_released(a) ? mv_raise_released() : 0;
+}
 
 /* ---- core_owner.c: the memory an array owns (see the file's opening) ---- */
 

@@ -5,15 +5,10 @@
 #include "core.h"
 
 int
-mv_check_live(MVArray *a)
+mv_raise_released(void)
 {
-    /* handle and hold are 0 once released, and in a zeroed object (which Python
-     * cannot make: tp_new refuses); every other field is then unused. */
-    if (mv_released(a)) {
-        PyErr_SetString(PyExc_ValueError, "memview: operation on a released array");
-        return -1;
-    }
-    return 0;
+    PyErr_SetString(PyExc_ValueError, "memview: operation on a released array");
+    return -1;
 }
 
 PyObject *
