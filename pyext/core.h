@@ -20,13 +20,38 @@
 
 #define MV_SHAPE_INLINE 4 /* dimensions whose shape and strides an array object holds itself */
 
-/* MVArray is the instance layout of memview's array type. The metadata is copied
- * from Go once, when the object is made (or computed in C for a C-level view,
- * ops_views.c); nothing in it changes afterwards except handle (cleared by release(),
- * made lazily for a C-level view), hold, cviews, kept and exports. */
+/* The ways memory can be owned (core_owner.c has the rules). */
+enum {
+    MV_OWN_NONE = 0, /* nothing: given back, or an array that uses another's owner */
+    MV_OWN_GO,       /* a Go *memview.Array (handles.go): memory Go allocated or wraps */
+    MV_OWN_IMPORT,   /* a Py_buffer taken in C from an exporter (the array's base) */
+    MV_OWN_KEEPER,   /* a Py_buffer of a DLPack keeper (proto_dlpack_import.c) */
+    MV_OWN_BLOCK,    /* a block of the creation cache, or a forked child's own mapping */
+};
+
+/* mv_owner is the memory one or more arrays use, after CPython's managed
+ * buffer: the array that took the memory (its host, which holds it inline)
+ * and every C-level view of it reference the one owner; the last of them to
+ * let go gives the memory back. Only core_owner.c reads or changes it. */
+typedef struct {
+    int kind;             /* MV_OWN_* */
+    unsigned block_gen;   /* BLOCK: mv_block_gen when the block was taken (0: a child's mapping) */
+    Py_ssize_t refs;      /* arrays using the memory: the host until released, and its C-level views */
+    uintptr_t handle;     /* the Go array over the memory in the host's layout: GO from the
+                           * start; made for IMPORT and KEEPER when Go needs it (BLOCK then
+                           * turns GO: Go adopts the block) */
+    Py_buffer *import;    /* IMPORT, KEEPER: the exporter's buffer */
+    void *block;          /* BLOCK */
+    int import_flags;     /* IMPORT, KEEPER: the PyBUF_* request, asked again for Go's own */
+} mv_owner;
+
+/* MVArray is the instance layout of memview's array type. The metadata is set
+ * once, by the one constructor (mv_array_new); nothing in it changes afterwards
+ * except owner (cleared by release()), handle, own, exports and busy. */
 typedef struct mv_array_s {
     PyObject_HEAD
-    uintptr_t handle;      /* handle (handles.go) of the Go *memview.Array; 0 once released */
+    mv_owner *owner;       /* the memory's owner: &own, another array's (a C-level view),
+                            * or NULL once released */
     char *buf;             /* element 0 */
     Py_ssize_t len;        /* product(shape) * itemsize */
     Py_ssize_t itemsize;
@@ -54,26 +79,10 @@ typedef struct mv_array_s {
     uint8_t dl_code;       /* DLPack dtype code and bits, valid when dl_ok */
     uint8_t dl_bits;
     int64_t *dl_strides;   /* strides in elements (shape block, after the byte strides) */
-    /* C-level views (ops_views.c). A view made in C has no Go handle until Go code
-     * needs one (mv_array_handle); it references hold, the array whose Go
-     * handle keeps the memory. The array is live while handle or hold is set. */
-    struct mv_array_s *hold; /* the array whose handle keeps the memory; NULL for one with its own */
-    Py_ssize_t cviews;     /* C-level views holding this array */
-    uintptr_t kept;        /* the handle of an array released while cviews > 0, given back
-                            * to Go when the last of them goes */
     int scalar;            /* MV_SK_*: how C reads and writes one element */
-    /* Imports made in C (ops_import.c): the exporter's Py_buffer, owned by the
-     * array until release(); Go gets a Py_buffer of its own when it needs the
-     * array. The array is also live while import is set. */
-    Py_buffer *import;
-    Py_buffer *kept_import; /* import of an array released while cviews > 0 */
-    int import_flags;      /* the PyBUF_* request of the import */
-    /* Arrays made in C from the creation cache (ops_create.c, core_blocks.c): the block
-     * the array owns until Go adopts it (mv_array_handle) or it goes back to
-     * the cache. The array is also live while block is set. */
-    void *block;
-    void *kept_block;      /* block of an array released while cviews > 0 */
-    unsigned block_gen;    /* mv_block_gen when the block was taken */
+    uintptr_t handle;      /* a C-level view's own Go array, made when Go code needs the
+                            * view (mv_array_handle); the host's is its owner's */
+    mv_owner own;          /* the owner this array hosts, when it took memory itself */
     /* shape, strides and DLPack strides of arrays of up to MV_SHAPE_INLINE
      * dimensions (mv_shape_alloc): no allocation of their own */
     Py_ssize_t shape_inline[3 * MV_SHAPE_INLINE];
@@ -106,7 +115,15 @@ mv_shape_free(struct mv_array_s *a)
 static inline int
 mv_released(const MVArray *a)
 {
-    return a->handle == 0 && a->hold == NULL && a->import == NULL && a->block == NULL;
+    return a->owner == NULL;
+}
+
+/* mv_go_handle is the Go array of a live array that mv_array_handle has
+ * given one: the owner's for the array that hosts it, else the view's own. */
+static inline uintptr_t
+mv_go_handle(const MVArray *a)
+{
+    return a->owner == &a->own ? a->own.handle : a->handle;
 }
 
 /* Element kinds C reads and writes itself (native byte order); others go
@@ -168,8 +185,8 @@ typedef struct {
 /* mv_array_new is the one constructor of array objects: it copies d and derives
  * every cached field from it (size in bytes, contiguity, the DLPack form, how C
  * reads an element). The new array owns no memory yet — it reads as released —
- * until its maker gives it some (a handle, an import, a block or a hold; see
- * core_owner.c). NULL with an exception. */
+ * until its maker gives it some (mv_own_go, mv_own_import, mv_own_block or
+ * mv_hold; core_owner.c). NULL with an exception. */
 MVArray *mv_array_new(const mv_desc *d);
 /* mv_new_array wraps Go metadata in a new array object (stealing the Go handle;
  * on failure the handle is released), deriving every cached field. base may be
@@ -201,32 +218,35 @@ mv_check_live(MVArray *a)
 
 /* ---- core_owner.c: the memory an array owns (see the file's opening) ---- */
 
-/* mv_raise is mv_set_error after a failed call: it also gives back the handles
- * made for C-level views during the call (mv_undo_fresh_handles). */
-PyObject *mv_raise(const mv_err *e);
-/* mv_hold makes v, a view made in C, use the memory of p (or of what p holds). */
+/* A new array (mv_array_new) owns nothing and reads as released until its
+ * maker gives it memory with one of these (they cannot fail):
+ *   mv_own_go     a Go array handle, stolen;
+ *   mv_own_import a Py_buffer the array's base exported (PyMem-allocated), stolen,
+ *                 with the PyBUF_* flags it was asked with;
+ *   mv_own_block  a block of the creation cache (mv_block_take), or with gen 0
+ *                 a forked child's own mapping (mv_child_map), len bytes;
+ *   mv_hold       the memory of p: v is a C-level view of p. */
+void mv_own_go(MVArray *a, uintptr_t handle);
+void mv_own_import(MVArray *a, Py_buffer *view, int flags);
+void mv_own_block(MVArray *a, void *block, unsigned gen);
 void mv_hold(MVArray *v, MVArray *p);
-/* mv_array_handle returns the array's Go handle, making it first for a C-level
- * view, an import or a cached block; 0 with an exception for a released array
- * or a Go error. */
+/* mv_raise is mv_set_error after a failed call: it also gives back the handles
+ * made for the call (mv_undo_fresh_handles). */
+PyObject *mv_raise(const mv_err *e);
+/* mv_array_handle returns the array's Go handle (mv_go_handle afterwards),
+ * making it first for a C-level view, an import or a cached block; 0 with an
+ * exception for a released array or a Go error. */
 uintptr_t mv_array_handle(MVArray *a);
 /* mv_release is Array.release() once it is allowed: 0, or -1 with an exception. */
 int mv_release(MVArray *a);
-/* mv_owner_dealloc gives back everything a going array holds. */
+/* mv_owner_dealloc lets go of everything a going array holds. */
 void mv_owner_dealloc(MVArray *a);
-/* mv_drop_hold lets go of a C-level view's hold. */
-void mv_drop_hold(MVArray *a);
-/* mv_undo_fresh_handles gives back the handles made for C-level views since
- * the last failure (a failed call leaves Go as it found it); mv_forget_fresh
- * forgets an array that goes or is released. */
+/* mv_undo_fresh_handles gives back the handles made for C-level views and
+ * imports since the last failure (a failed call leaves Go as it found it). */
 void mv_undo_fresh_handles(void);
-void mv_forget_fresh(MVArray *a);
-/* mv_import_handle gives Go the import v (a Py_buffer of its own) and returns
- * the new handle, 0 with an exception. mv_import_free releases and frees *v and
- * sets it NULL. mv_import_keeper_type is the type of DLPack keepers
- * (proto_dlpack_import.c sets it): an import from one asks the keeper again. */
-uintptr_t mv_import_handle(MVArray *a, Py_buffer *v);
-void mv_import_free(Py_buffer **v);
+/* mv_import_keeper_type is the type of DLPack keepers (proto_dlpack_import.c
+ * sets it): an import from one is an MV_OWN_KEEPER, and Go's own buffer is
+ * asked from the keeper again. */
 extern PyTypeObject *mv_import_keeper_type;
 
 /* ---- core_blocks.c: the creation cache ---- */
@@ -234,8 +254,8 @@ extern PyTypeObject *mv_import_keeper_type;
 /* Blocks of at most MV_BLOCK_MAX bytes of the default pool. mv_block_take
  * hands out a zero-filled block (NULL without an exception when the cache
  * cannot serve the size or pool, with one when Go failed); mv_block_give takes
- * one back; mv_block_drop gives back *b (if any) and clears it; mv_block_adopt
- * hands a's block over to a new Go array and returns its handle (0 with an
+ * one back (gen 0: a child's mapping, unmapped); mv_block_adopt hands block,
+ * in a's layout, over to a new Go array and returns its handle (0 with an
  * exception). mv_blocks_flush gives back every free block and settles the
  * pool's counts (before statistics are read); mv_blocks_pool_changed does that
  * when the default pool changes. */
@@ -243,15 +263,6 @@ extern PyTypeObject *mv_import_keeper_type;
 extern unsigned mv_block_gen;
 void *mv_block_take(Py_ssize_t nbytes);
 void mv_block_give(void *p, Py_ssize_t nbytes, unsigned gen);
-static inline void
-mv_block_drop(MVArray *a, void **b)
-{
-    if (*b != NULL) {
-        void *p = *b;
-        *b = NULL;
-        mv_block_give(p, a->len, a->block_gen);
-    }
-}
 uintptr_t mv_block_adopt(MVArray *a, void *block);
 int mv_blocks_flush(void);
 void mv_blocks_pool_changed(void);

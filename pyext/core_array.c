@@ -389,7 +389,7 @@ mv_new_array(const mv_meta *m, PyObject *base)
         mv_go_release((uintptr_t)m->handle, NULL);
         return NULL;
     }
-    a->handle = m->handle; /* owned from here on */
+    mv_own_go(a, (uintptr_t)m->handle); /* owned from here on */
     return (PyObject *)a;
 }
 

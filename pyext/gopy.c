@@ -66,7 +66,7 @@ core_lend_slice(PyObject *mod, PyObject *args)
     mv_err e;
     int rc;
     /* CUDA memory first waits for the device's pending work on it */
-    NOGIL(a->device_kind != MV_DEV_CPU, rc = mv_go_lend_slice(a->handle, (char *)elem, &h, &e));
+    NOGIL(a->device_kind != MV_DEV_CPU, rc = mv_go_lend_slice(mv_go_handle(a), (char *)elem, &h, &e));
     /* the lent Go array is Go's own view: a handle made for a C-level view
      * here is not kept (the call leaves handles as it found them) */
     mv_undo_fresh_handles();
@@ -90,7 +90,7 @@ core_lend_array(PyObject *mod, PyObject *o)
     mv_err e;
     int rc;
     /* CUDA memory the host reaches first waits for the device's pending work on it */
-    NOGIL(a->device_kind != MV_DEV_CPU, rc = mv_go_lend_array(a->handle, &h, &e));
+    NOGIL(a->device_kind != MV_DEV_CPU, rc = mv_go_lend_array(mv_go_handle(a), &h, &e));
     /* the lent Go array is Go's own view: a handle made for a C-level view
      * here is not kept (the call leaves handles as it found them) */
     mv_undo_fresh_handles();

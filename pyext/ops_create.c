@@ -212,8 +212,7 @@ block_array(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, char ord
         mv_block_give(p, nbytes, gen);
         return NULL;
     }
-    a->block = p; /* owned from here on */
-    a->block_gen = gen;
+    mv_own_block(a, p, gen); /* owned from here on */
     return a;
 }
 

@@ -301,7 +301,7 @@ core_view(PyObject *mod, PyObject *args)
     }
     mv_meta m;
     mv_err e;
-    int rc = mv_go_index(a->handle, (int)n, idx, &m, &e);
+    int rc = mv_go_index(mv_go_handle(a), (int)n, idx, &m, &e);
     return mv_finish_meta(rc, &m, &e, mv_view_base(a));
 }
 
@@ -337,7 +337,7 @@ core_transpose(PyObject *mod, PyObject *args)
         return NULL;
     mv_meta m;
     mv_err e;
-    int rc = mv_go_transpose(a->handle, n, axes, &m, &e);
+    int rc = mv_go_transpose(mv_go_handle(a), n, axes, &m, &e);
     return mv_finish_meta(rc, &m, &e, mv_view_base(a));
 }
 
@@ -360,7 +360,7 @@ core_reshape(PyObject *mod, PyObject *args)
         return NULL;
     mv_meta m;
     mv_err e;
-    int rc = mv_go_reshape(a->handle, n, shape, &m, &e);
+    int rc = mv_go_reshape(mv_go_handle(a), n, shape, &m, &e);
     return mv_finish_meta(rc, &m, &e, mv_view_base(a));
 }
 
@@ -378,7 +378,7 @@ core_readonly_view(PyObject *mod, PyObject *o)
         return NULL;
     mv_meta m;
     mv_err e;
-    int rc = mv_go_readonly(a->handle, &m, &e);
+    int rc = mv_go_readonly(mv_go_handle(a), &m, &e);
     return mv_finish_meta(rc, &m, &e, mv_view_base(a));
 }
 
@@ -421,7 +421,7 @@ core_copy(PyObject *mod, PyObject *args)
     int rc;
     a->busy++;
     NOGIL(mv_long_work(a) || device[0] != 0,
-          rc = mv_go_copy_to_device(a->handle, (char *)device, order[0], (uintptr_t)stream, pool, &m, &e));
+          rc = mv_go_copy_to_device(mv_go_handle(a), (char *)device, order[0], (uintptr_t)stream, pool, &m, &e));
     a->busy--;
     return mv_finish_meta(rc, &m, &e, NULL);
 }
@@ -482,7 +482,7 @@ core_copyto(PyObject *mod, PyObject *args)
     dst->busy++;
     src->busy++;
     NOGIL(mv_long_work(dst) || mv_long_work(src),
-          rc = mv_go_copyto(dst->handle, src->handle, (uintptr_t)stream, &e));
+          rc = mv_go_copyto(mv_go_handle(dst), mv_go_handle(src), (uintptr_t)stream, &e));
     dst->busy--;
     src->busy--;
     if (rc != 0)
@@ -532,7 +532,7 @@ core_fill(PyObject *mod, PyObject *args)
     mv_err e;
     int rc;
     a->busy++;
-    NOGIL(mv_long_work(a), rc = mv_go_fill(a->handle, (void *)item, n, (uintptr_t)stream, &e));
+    NOGIL(mv_long_work(a), rc = mv_go_fill(mv_go_handle(a), (void *)item, n, (uintptr_t)stream, &e));
     a->busy--;
     if (rc != 0)
         return mv_raise(&e);

@@ -5,10 +5,11 @@
  * whole items, data aligned for the item, a layout that fits in 64 bits). The
  * item descriptor of each format is asked of Go once and cached.
  *
- * Go learns of the import only when Go code is handed the array
- * (mv_import_handle): Go then gets a Py_buffer of its own from the exporter,
+ * The Py_buffer becomes the array's owner (mv_own_import, core_owner.c). Go
+ * learns of the import only when Go code is handed the array
+ * (mv_array_handle): Go then gets a Py_buffer of its own from the exporter,
  * with the same layout, and releases it when its last reference goes; the
- * array object keeps its own until it is released. Anything unusual — a format
+ * owner keeps its own until no array uses it. Anything unusual — a format
  * Go refuses, a layout it would refuse, an exporter without shape — takes the
  * Go path (ops_go.c), which raises the error. DLPack imports of host tensors
  * come here too (proto_dlpack_import.c), with the tensor's keeper as the exporter.
@@ -158,8 +159,7 @@ import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *vshape, cons
     MVArray *a = mv_array_new(&d);
     if (a == NULL)
         return NULL;
-    a->import_flags = flags;
-    a->import = view; /* owned from here on */
+    mv_own_import(a, view, flags); /* owned from here on */
     return (PyObject *)a;
 }
 

@@ -4,10 +4,10 @@
  * element reads and writes of the basic numeric dtypes (core_elements.c), T /
  * transpose, reshape when it is a view, len and iteration. Go is not called.
  *
- * A view made here is a C-level view: it references its base array (hold, the
- * array whose Go handle keeps the memory) and has no Go handle of its own until
- * Go code needs one (mv_array_handle makes it then, from hold's handle and the
- * view's layout). The layouts are computed by core_layouts.c with the Go core's
+ * A view made here is a C-level view: it shares its parent's owner (mv_hold,
+ * core_owner.c), and has no Go handle of its own until Go code needs one
+ * (mv_array_handle makes it then, from the owner's handle and the view's
+ * layout). The layouts are computed by core_layouts.c with the Go core's
  * rules; tests/test_views_c.py checks both against each other.
  *
  * Whatever the fast path does not cover exactly — other key types, errors,

@@ -8,8 +8,9 @@
  * path gives the array too), byte strides (element strides times the item
  * size, C order when the tensor has none), element 0 at data + byte_offset,
  * read-only when the READ_ONLY flag says so. The array is then made by
- * mv_import_fast over a Py_buffer of the keeper; Go gets a Py_buffer of its own
- * from the keeper only when Go code is handed the array (mv_import_handle).
+ * mv_import_fast over a Py_buffer of the keeper (a KEEPER owner, core_owner.c);
+ * Go gets a Py_buffer of its own from the keeper only when Go code is handed
+ * the array (mv_array_handle).
  * The tensor's deleter runs exactly once, with the GIL, when the keeper goes:
  * after the array (or its release()), its C-level views and Go's references
  * are all gone. The array's base is the producer, as on the Go path.

@@ -112,6 +112,28 @@ def test_release_runs_the_deleter_at_once():
     assert p.deleted == 1
 
 
+def test_views_keep_the_tensor_after_release():
+    # the keeper is the owner the array and its C-level views share: the
+    # deleter waits for the last of them, and Go gets the memory from the keeper
+    p = Producer(floats(), (6,), (1,), FLOAT, 64)
+    a = mv.from_dlpack(p)
+    v = a[1::2]
+    w = v[::-1]
+    a.release()
+    assert a.released and not v.released and p.deleted == 0
+    n = np.from_dlpack(w)  # a DLPack export hands Go the view of a released import
+    assert n.tolist() == [5.0, 3.0, 1.0]
+    del n
+    v.release()
+    collect()
+    assert p.deleted == 0  # w still uses it
+    w[0] = 9.5
+    assert w.tolist() == [9.5, 3.0, 1.0]
+    del w
+    collect()
+    assert p.deleted == 1
+
+
 @needs_sigproc
 def test_go_code_handed_the_array():
     import sigproc

@@ -110,6 +110,49 @@ def test_release_frees_when_last_reference():
     assert _stats() == before
 
 
+def test_an_import_stays_until_the_last_view_of_it_goes():
+    # an import and its C-level views share one owner of the exporter's buffer:
+    # it is released with the last of them, not with the first
+    before = _stats()
+    ba = bytearray(range(64))
+    a = mv.from_buffer(ba)
+    v = a[8:16]
+    w = v[::2]
+    a.release()
+    assert a.released and not v.released and not w.released
+    with pytest.raises(BufferError):
+        ba.append(0)  # still exported
+    n = np.from_dlpack(w)  # a DLPack export hands Go the view of a released import
+    assert n.tolist() == [8, 10, 12, 14]
+    w[0] = 200
+    assert ba[8] == 200 and n[0] == 200
+    del n
+    v.release()
+    with pytest.raises(BufferError):
+        ba.append(0)  # w still uses it
+    del w
+    gc.collect()
+    ba.append(0)  # nothing holds the buffer any more
+    assert _stats() == before
+
+
+def test_a_failed_call_gives_back_the_handles_it_made():
+    # handles made for an import and its view during a call that fails are
+    # caches: given back, so the failure leaves Go as it found it
+    before = _stats()
+    src = np.arange(12.0)
+    a = mv.from_buffer(src)
+    v = a[::3]
+    with pytest.raises(ValueError, match="broadcast"):
+        mv._core.copyto(v, mv.zeros(5))  # Go is handed both, then refuses (4,) from (5,)
+    assert mv.live_handles() == before[1]
+    mv._core.copyto(v, mv.full(4, 7.0))
+    assert src.tolist()[::3] == [7.0] * 4
+    assert mv.live_handles() == before[1] + 2  # kept after a call that worked: the import's, the view's
+    del a, v
+    assert _stats() == before
+
+
 def test_pool_statistics():
     pool = mv.default_pool()
     assert pool.backend_name in ("host", "mmap")
