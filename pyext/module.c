@@ -153,7 +153,7 @@ install(PyObject *mod)
         return -1;
     if (mv_install_pools(mod) < 0 || mv_install_buffer(mod) < 0 || mv_install_builder(mod) < 0) /* mem */
         return -1;
-    if (mv_install_create(mod) < 0 || mv_install_dtypes() < 0 || mv_install_import_formats() < 0) /* ops */
+    if (mv_install_dtypes() < 0 || mv_install_create(mod) < 0) /* ops */
         return -1;
     if (mv_add_gopy_functions(mod) < 0 || mv_add_selftests(mod) < 0) /* gopy, module */
         return -1;

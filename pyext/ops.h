@@ -8,7 +8,7 @@
  *   ops_import.c   from_buffer of the usual exporters without Go
  *   ops_host.c     a forked child's host work: memory, copies, broadcasting
  *   ops_go.c       the operations Go does: creation, import, views, copies, fills
- *   ops_dtype.c    dtype and format descriptions, asked of Go once each
+ *   ops_dtype.c    what Go says about item types: one cache, each answer asked once
  *   ops_cuda.c     CUDA devices, streams and pool statistics
  */
 #ifndef MEMVIEW_OPS_H
@@ -54,13 +54,11 @@ PyObject *mv_selftest_c_layout(PyObject *mod, PyObject *args);
  * be NULL). mv_import_as is mv_import_fast with the layout given (dense, in
  * order 'C' or 'F') and items of format (a forked child's pickles); mv_import_format
  * reads the items as format (a ctypes type's, python/memview/_cdata.py)
- * instead of the exporter's own. mv_install_import_formats describes the basic
- * formats once, at install (0, or -1 with an exception). */
+ * instead of the exporter's own. */
 PyObject *mv_import_fast(PyObject *obj, Py_buffer *view, int readonly, int flags);
 PyObject *mv_import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *shape, char order, const char *format,
                        int readonly, int flags);
 PyObject *mv_import_format(PyObject *obj, Py_buffer *view, const char *format, int readonly, int flags);
-int mv_install_import_formats(void);
 
 /* ---- ops_host.c: memview's own host work in C, for a forked child ---- */
 
@@ -93,11 +91,43 @@ MVArray *mv_host_array(PyObject *o, const char *what);
 int mv_long_work(const MVArray *a);
 extern PyMethodDef mv_ops_go_functions[];
 
-/* ---- ops_dtype.c, ops_cuda.c ---- */
+/* ---- ops_dtype.c: the one cache of what Go says about item types ---- */
 
-/* mv_install_dtypes asks Go about the basic dtypes once, by name and by format. */
+/* The questions C asks Go about a dtype name or format (key):
+ *   MV_ASK_DTYPE   what the dtype name (or typestr, or format) means: dtype_info;
+ *   MV_ASK_FORMAT  what the format means, read as struct reads it: format_info;
+ *   MV_ASK_CREATE  the item type of the array mv.empty makes for the dtype;
+ *   MV_ASK_IMPORT  the item type an exporter's format imports as, and its alignment;
+ *   MV_ASK_DESC    the item's JSON descriptor (format_bridge.go): dtype_desc. */
+enum { MV_ASK_DTYPE, MV_ASK_FORMAT, MV_ASK_CREATE, MV_ASK_IMPORT, MV_ASK_DESC, MV_NASK };
+
+/* Go's answer: the array's item size, format, dtype name and typestr (the
+ * JSON text for MV_ASK_DESC). */
+typedef struct {
+    Py_ssize_t itemsize;
+    int align;        /* MV_ASK_IMPORT: the alignment the data must have; else 1 */
+    char *format;     /* PyMem */
+    char *dtype;      /* PyMem */
+    char typestr[16];
+    char *json;       /* MV_ASK_DESC (PyMem) */
+    PyObject *answer; /* the module function's result, made once */
+} mv_item;
+
+/* mv_ask returns Go's answer to question ask about key (n bytes, NUL-terminated),
+ * asked once and kept; NULL when Go refuses the key or cannot be asked (a forked
+ * child), with an exception only when raise is set. The basic dtypes' answers
+ * (mv_install_dtypes, at install) stay for good; another answer stays while
+ * mv_ask_gen is unchanged (it changes when a full cache drops the others), and
+ * at least until the next mv_ask. */
+const mv_item *mv_ask(int ask, const char *key, Py_ssize_t n, int raise);
+extern unsigned mv_ask_gen;
+/* mv_install_dtypes asks Go about the basic dtypes once, by name and by format:
+ * 0, or -1 with an exception when the Go core does not know one. */
 int mv_install_dtypes(void);
 extern PyMethodDef mv_dtype_functions[];
+
+/* ---- ops_cuda.c ---- */
+
 extern PyMethodDef mv_cuda_functions[];
 
 #endif

@@ -13,124 +13,77 @@
  * adopts the block).
  */
 #include "ops.h"
-#include "dtypes_table.h"
 
-/* What mv.empty makes for one dtype: Go's answer for the name (mv_go_create_info). */
-typedef struct {
-    Py_ssize_t itemsize;
-    char *format; /* PyMem */
-    char *dtype;  /* PyMem */
-    char typestr[16];
-} create_info;
-
-#define NINFO 64
 #define NIDENT 16
-static create_info infos[NINFO];
-static int ninfo;
-static PyObject *info_by_name;                       /* str -> index into infos */
-static struct { PyObject *key; int idx; } ident[NIDENT]; /* by the object given (strong refs) */
+/* What mv.empty makes for a dtype argument, by the object given (strong
+ * refs): its answer in the one cache (ops_dtype.c), while mv_ask_gen is gen. */
+static struct {
+    PyObject *key;
+    const mv_item *item;
+    unsigned gen;
+} ident[NIDENT];
 static int nident, ident_next;
-static int float64_idx = -1;
+static const mv_item *float64_item; /* a basic dtype's: kept for good */
 static PyObject *empty_fallback, *zeros_fallback, *copy_fallback, *dtype_spec;
 
-/* info_for_name returns the index of name's entry, asking Go on a miss; -1
- * (no exception) when Go refuses the name or the table is full. */
-static int
-info_for_name(PyObject *name)
+/* create_item is Go's answer for what mv.empty makes for a dtype name, or
+ * NULL (no exception) when Go refuses the name or cannot be asked. */
+static const mv_item *
+create_item(PyObject *name)
 {
-    if (info_by_name == NULL && (info_by_name = PyDict_New()) == NULL) {
-        PyErr_Clear();
-        return -1;
-    }
-    PyObject *v = PyDict_GetItemWithError(info_by_name, name);
-    if (v != NULL)
-        return (int)PyLong_AsLong(v);
-    if (PyErr_Occurred() || ninfo == NINFO) {
-        PyErr_Clear();
-        return -1;
-    }
     Py_ssize_t n;
     const char *s = PyUnicode_AsUTF8AndSize(name, &n);
     if (s == NULL || (size_t)n != strlen(s)) { /* an embedded NUL: the slow path refuses it */
         PyErr_Clear();
-        return -1;
+        return NULL;
     }
-    mv_meta m;
-    mv_err e;
-    if (!mv_go_usable()) /* a child forked while Go was busy: the slow path raises */
-        return -1;
-    if (mv_go_create_info((char *)s, &m, &e) != 0)
-        return -1;
-    create_info *f = &infos[ninfo];
-    f->format = m.long_format ? mv_pymem_strdup(m.long_format) : mv_pymem_strdup(m.format);
-    f->dtype = m.long_dtype ? mv_pymem_strdup(m.long_dtype) : mv_pymem_strdup(m.dtype);
-    free(m.long_format);
-    free(m.long_dtype);
-    if (f->format == NULL || f->dtype == NULL) {
-        PyMem_Free(f->format);
-        PyMem_Free(f->dtype);
-        return -1;
-    }
-    f->itemsize = (Py_ssize_t)m.itemsize;
-    memcpy(f->typestr, m.typestr, sizeof f->typestr);
-    f->typestr[sizeof f->typestr - 1] = 0;
-    /* The entry is taken before the dict may run other code (a collection
-     * making arrays of its own); if the dict fails it stays unused. */
-    int k = ninfo++;
-    PyObject *idx = PyLong_FromLong(k);
-    if (idx == NULL || PyDict_SetItem(info_by_name, name, idx) < 0) {
-        Py_XDECREF(idx);
-        PyErr_Clear();
-        return -1;
-    }
-    Py_DECREF(idx);
-    return k;
+    return mv_ask(MV_ASK_CREATE, s, n, 0);
 }
 
-/* resolve_dtype returns the entry for a dtype argument (NULL or None:
- * float64), or -1 without an exception when the slow path must decide. */
-static int
+/* resolve_dtype returns the answer for a dtype argument (NULL or None:
+ * float64), or NULL without an exception when the slow path must decide. */
+static const mv_item *
 resolve_dtype(PyObject *o)
 {
     if (o == NULL || o == Py_None) {
-        if (float64_idx < 0) {
-            PyObject *n = PyUnicode_FromString("float64");
-            if (n == NULL) {
-                PyErr_Clear();
-                return -1;
-            }
-            float64_idx = info_for_name(n);
-            Py_DECREF(n);
-        }
-        return float64_idx;
+        if (float64_item == NULL)
+            float64_item = mv_ask(MV_ASK_CREATE, "float64", 7, 0);
+        return float64_item;
     }
     for (int k = 0; k < nident; k++)
-        if (ident[k].key == o)
-            return ident[k].idx;
-    int idx;
+        if (ident[k].key == o && ident[k].gen == mv_ask_gen)
+            return ident[k].item;
+    PyObject *name;
     if (PyUnicode_CheckExact(o)) {
-        idx = info_for_name(o);
+        name = Py_NewRef(o);
     } else {
         if (dtype_spec == NULL)
-            return -1;
-        PyObject *name = PyObject_CallFunctionObjArgs(dtype_spec, o, NULL);
+            return NULL;
+        name = PyObject_CallFunctionObjArgs(dtype_spec, o, NULL);
         if (name == NULL || !PyUnicode_CheckExact(name)) {
             Py_XDECREF(name);
             PyErr_Clear();
-            return -1;
+            return NULL;
         }
-        idx = info_for_name(name);
-        Py_DECREF(name);
     }
-    if (idx < 0)
-        return -1;
-    int slot = nident < NIDENT ? nident++ : ident_next++ % NIDENT;
-    PyObject *old = slot < nident ? ident[slot].key : NULL;
-    Py_INCREF(o);
-    ident[slot].key = o;
-    ident[slot].idx = idx;
+    int slot = -1;
+    for (int k = 0; k < nident && slot < 0; k++)
+        if (ident[k].key == o) /* remembered before the cache dropped its answer */
+            slot = k;
+    if (slot < 0)
+        slot = nident < NIDENT ? nident++ : ident_next++ % NIDENT;
+    /* the slot is emptied first: letting go of its object may run other code */
+    PyObject *old = ident[slot].key;
+    ident[slot].key = NULL;
     Py_XDECREF(old);
-    return idx;
+    const mv_item *it = create_item(name);
+    Py_DECREF(name); /* a str: runs no other code */
+    if (it != NULL) {
+        ident[slot].key = Py_NewRef(o);
+        ident[slot].item = it;
+        ident[slot].gen = mv_ask_gen;
+    }
+    return it;
 }
 
 /* shape_arg reads an int or a tuple of ints, each >= 0; ndim, or -1 (no
@@ -287,17 +240,19 @@ static PyObject *
 create(PyObject *fallback, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *v[5] = {NULL, NULL, NULL, NULL, NULL};
-    if (nargs < 1 || nargs > 2)
+    if (nargs > 2)
         return slow(fallback, NULL, args, nargs, kwnames);
     for (Py_ssize_t k = 0; k < nargs; k++)
         v[k] = args[k];
     Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         int i = kwarg_index(PyTuple_GetItem(kwnames, k));
-        if (i < 2 || v[i] != NULL) /* positional names, repeats and unknowns: the slow path says */
+        if (i < 0 || v[i] != NULL) /* unknowns and repeats: the slow path says */
             return slow(fallback, NULL, args, nargs, kwnames);
         v[i] = args[nargs + k];
     }
+    if (v[0] == NULL) /* no shape: the slow path says */
+        return slow(fallback, NULL, args, nargs, kwnames);
     char order = 'C';
     if (v[2] != NULL) {
         if (is_ascii(v[2], "F"))
@@ -309,12 +264,11 @@ create(PyObject *fallback, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         return slow(fallback, NULL, args, nargs, kwnames);
     Py_ssize_t shape[MV_MAXDIM];
     int nd = shape_arg(v[0], shape);
-    int idx = nd < 0 ? -1 : resolve_dtype(v[1]);
-    if (idx < 0) {
+    const mv_item *f = nd < 0 ? NULL : resolve_dtype(v[1]);
+    if (f == NULL) {
         PyErr_Clear();
         return slow(fallback, NULL, args, nargs, kwnames);
     }
-    const create_info *f = &infos[idx];
     MVArray *a = block_array(nd, shape, NULL, order, f->itemsize, f->format, f->dtype, f->typestr);
     if (a != NULL)
         return (PyObject *)a;
@@ -388,12 +342,8 @@ array_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 PyObject *
 mv_child_empty(int nd, const Py_ssize_t *shape, const char *dtype, char order)
 {
-    PyObject *name = PyUnicode_FromString(dtype);
-    if (name == NULL)
-        return NULL;
-    int idx = info_for_name(name);
-    Py_DECREF(name);
-    if (idx < 0) {
+    const mv_item *f = mv_ask(MV_ASK_CREATE, dtype, (Py_ssize_t)strlen(dtype), 0);
+    if (f == NULL) {
         char what[160];
         PyOS_snprintf(what, sizeof what, "the dtype %.100s, which this process's parent never made,", dtype);
         return mv_raise_forked(what);
@@ -402,21 +352,14 @@ mv_child_empty(int nd, const Py_ssize_t *shape, const char *dtype, char order)
         PyErr_Format(PyExc_ValueError, "memview: order must be 'C' or 'F', not '%c'", order);
         return NULL;
     }
-    const create_info *f = &infos[idx];
     return (PyObject *)block_array(nd, shape, NULL, order, f->itemsize, f->format, f->dtype, f->typestr);
 }
 
 const char *
 mv_known_format(const char *dtype)
 {
-    PyObject *name = PyUnicode_FromString(dtype);
-    if (name == NULL) {
-        PyErr_Clear();
-        return NULL;
-    }
-    int idx = info_for_name(name);
-    Py_DECREF(name);
-    return idx < 0 ? NULL : infos[idx].format;
+    const mv_item *f = mv_ask(MV_ASK_CREATE, dtype, (Py_ssize_t)strlen(dtype), 0);
+    return f == NULL ? NULL : f->format;
 }
 
 /* mv_child_copy makes a copy of the host array a in order 'C', 'F', 'A' or 'K'. */
@@ -496,35 +439,9 @@ static PyMethodDef create_setters[] = {
 
 /* The dtypes a forked child can make arrays of without having seen them in its
  * parent: every basic one (a child cannot ask Go for more). */
-/* The basic dtypes, by name and by the format NumPy exports them with
- * (dtypes_table.h), and the other spellings of their formats. */
-#define MV_DTYPE_NAME(name, kind, itemsize, format, typestr) name,
-#define MV_DTYPE_FORMAT(name, kind, itemsize, format, typestr) format,
-static const char *const basic_dtypes[] = {MV_BASIC_DTYPES(MV_DTYPE_NAME)};
-static const char *const basic_formats[] = {MV_BASIC_DTYPES(MV_DTYPE_FORMAT) "q", "Q"};
-#undef MV_DTYPE_NAME
-#undef MV_DTYPE_FORMAT
 int
 mv_install_create(PyObject *mod)
 {
-    for (size_t k = 0; k < sizeof basic_dtypes / sizeof basic_dtypes[0]; k++) {
-        PyObject *n = PyUnicode_FromString(basic_dtypes[k]);
-        if (n == NULL)
-            return -1;
-        int idx = info_for_name(n);
-        Py_DECREF(n);
-        if (idx < 0) {
-            PyErr_Format(PyExc_SystemError, "memview: the Go core does not know the dtype %s", basic_dtypes[k]);
-            return -1;
-        }
-    }
-    for (size_t k = 0; k < sizeof basic_formats / sizeof basic_formats[0]; k++) {
-        PyObject *n = PyUnicode_FromString(basic_formats[k]);
-        if (n == NULL)
-            return -1;
-        info_for_name(n); /* one Go does not take is left out */
-        Py_DECREF(n);
-    }
     static const char *attrs[] = {"empty_fast", "zeros_fast"};
     PyObject *modname = PyUnicode_FromString("memview");
     if (modname == NULL)

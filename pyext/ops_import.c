@@ -3,7 +3,7 @@
  * Py_buffer stays in the array object and the layout is checked here, with the
  * Go core's rules (pyext/imports.go: the item size the format gives, strides in
  * whole items, data aligned for the item, a layout that fits in 64 bits). The
- * item descriptor of each format is asked of Go once and cached.
+ * item descriptor of each format is asked of Go once (the one cache, ops_dtype.c).
  *
  * The Py_buffer becomes the array's owner (mv_own_import, core_owner.c). Go
  * learns of the import only when Go code is handed the array
@@ -16,86 +16,13 @@
  */
 #include "ops.h"
 
-/* The import descriptor of a format: what Go's DTypeFromFormat makes of it. */
-typedef struct {
-    char *key;      /* the exporter's format (PyMem) */
-    Py_ssize_t itemsize;
-    int align;
-    char *format;   /* the array's format and dtype name (PyMem) */
-    char *dtype;
-    char typestr[16];
-} fmt_info;
-
-#define NFMT 96
-static fmt_info fmt_cache[NFMT];
-static int nfmt;
-static int fmt_next; /* the entry a miss replaces once the cache is full (round robin) */
-static int fmt_pinned; /* the first entries, asked of Go at install, are never replaced */
-/* format_info returns the cached descriptor of format, asking Go on a miss;
- * NULL (no exception) when Go refuses the format. Once the cache is full, a miss
- * replaces the entries in turn: arrays keep copies of the strings, so nothing
- * points into an entry after mv_import_fast returns (the GIL is held). */
-static const fmt_info *
+/* format_info is what Go's DTypeFromFormat makes of an exporter's format (the
+ * one cache, ops_dtype.c), or NULL (no exception) when Go refuses it. */
+static const mv_item *
 format_info(const char *format)
 {
-    for (int k = 0; k < nfmt; k++)
-        if (strcmp(fmt_cache[k].key, format) == 0)
-            return &fmt_cache[k];
-    if (strlen(format) > 256 || !mv_go_usable()) /* a forked child cannot ask Go (go_fork.c) */
-        return NULL;
-    mv_meta m;
-    mv_err e;
-    int align = 0;
-    if (mv_go_import_info((char *)format, &m, &align, &e) != 0)
-        return NULL;
-    int slot = nfmt;
-    if (nfmt == NFMT) {
-        slot = fmt_pinned + fmt_next;
-        fmt_next = (fmt_next + 1) % (NFMT - fmt_pinned);
-        PyMem_Free(fmt_cache[slot].key);
-        PyMem_Free(fmt_cache[slot].format);
-        PyMem_Free(fmt_cache[slot].dtype);
-        fmt_cache[slot] = fmt_cache[NFMT - 1];
-        nfmt--; /* the last entry moved into the slot; the new one goes last */
-        slot = nfmt;
-    }
-    fmt_info *f = &fmt_cache[slot];
-    f->key = mv_pymem_strdup(format);
-    f->format = m.long_format ? mv_pymem_strdup(m.long_format) : mv_pymem_strdup(m.format);
-    f->dtype = m.long_dtype ? mv_pymem_strdup(m.long_dtype) : mv_pymem_strdup(m.dtype);
-    free(m.long_format);
-    free(m.long_dtype);
-    if (f->key == NULL || f->format == NULL || f->dtype == NULL) {
-        PyMem_Free(f->key);
-        PyMem_Free(f->format);
-        PyMem_Free(f->dtype);
-        return NULL;
-    }
-    f->itemsize = (Py_ssize_t)m.itemsize;
-    f->align = align > 0 ? align : 1;
-    memcpy(f->typestr, m.typestr, sizeof f->typestr);
-    f->typestr[sizeof f->typestr - 1] = 0;
-    nfmt++;
-    return f;
-}
-
-/* The formats every exporter uses for the basic types, described once at
- * install, so that a forked child imports them too. */
-static const char *const basic_formats[] = {
-    "?", "b", "B", "h", "H", "i", "I", "l", "L", "q", "Q", "n", "N", "e", "f", "d", "Zf", "Zd", "c",
-    "<?", "<b", "<B", "<h", "<H", "<i", "<I", "<l", "<L", "<q", "<Q", "<e", "<f", "<d", "<Zf", "<Zd",
-    "=?", "=b", "=B", "=h", "=H", "=i", "=I", "=l", "=L", "=q", "=Q", "=e", "=f", "=d",
-    "@?", "@b", "@B", "@h", "@H", "@i", "@I", "@l", "@L", "@q", "@Q", "@e", "@f", "@d",
-};
-
-int
-mv_install_import_formats(void)
-{
-    for (size_t k = 0; k < sizeof basic_formats / sizeof basic_formats[0]; k++)
-        if (format_info(basic_formats[k]) == NULL && PyErr_Occurred())
-            return -1; /* out of memory; a format Go does not read is left out */
-    fmt_pinned = nfmt;
-    return 0;
+    size_t n = strlen(format);
+    return n > 256 ? NULL : mv_ask(MV_ASK_IMPORT, format, (Py_ssize_t)n, 0);
 }
 
 /* import_as makes an array over view's memory (taking view) laid out as nd,
@@ -107,7 +34,7 @@ import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *vshape, cons
 {
     if (nd < 0 || nd > MV_MAXDIM || (nd > 0 && vshape == NULL) || vitemsize == 0 || vitemsize < -1)
         return NULL;
-    const fmt_info *fi = format_info(format);
+    const mv_item *fi = format_info(format);
     if (fi == NULL || (vitemsize != -1 && fi->itemsize != vitemsize))
         return NULL;
     Py_ssize_t itemsize = fi->itemsize;
@@ -182,7 +109,7 @@ mv_import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *shape, ch
 {
     Py_ssize_t strides[MV_MAXDIM];
     if (order == 'F' && nd > 0) { /* Fortran order: the strides from the format's item size */
-        const fmt_info *fi = format_info(format);
+        const mv_item *fi = format_info(format);
         if (fi == NULL || nd > MV_MAXDIM)
             return NULL;
         Py_ssize_t sd = fi->itemsize;

@@ -62,6 +62,23 @@ def test_same_arrays_as_go(plain, dtype, order):
         del a, b, z
 
 
+@pytest.mark.parametrize("call", [
+    lambda: mv.empty(4, dtype="int32"),
+    lambda: mv.zeros(shape=(2, 3)),
+    lambda: mv.zeros(shape=5, dtype=np.float32, order="F"),
+    lambda: mv.empty((3, 2), dtype=None, order="C", device="cpu", pool=None),
+], ids=["dtype", "shape", "shape-dtype-order", "all"])
+def test_keywords_take_the_fast_path(plain, call):
+    # every keyword NumPy users write is served from the cache, as positional
+    # arguments are: the array has no Go handle
+    h = mv.live_handles()
+    a = call()
+    assert mv.live_handles() == h and a.tobytes() == bytes(a.nbytes)
+    b = mv._empty_py(a.shape, a.dtype, order="F" if a.f_contiguous and not a.c_contiguous else "C")
+    assert layout(a) == layout(b)
+    del a, b
+
+
 def test_statistics_say_what_was_handed(plain):
     assert (plain.num_allocations, plain.total_bytes_allocated) == (0, 0)
     kept = [mv.empty(n) for n in (1, 6, 8, 100, 512, 512)]

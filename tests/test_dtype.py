@@ -137,3 +137,32 @@ def test_the_generated_dtype_table_is_the_go_cores():
     for name, kind, size, fmt, typestr in _dtypes_table.BASIC:
         assert _core.dtype_info(name) == (name, size, typestr, fmt), name
         assert mv.dtype(name).kind == kind and mv.dtype(name).itemsize == size
+
+
+def test_one_cache_of_go_answers_drops_and_asks_again():
+    # dtype_info, format_info, dtype_desc, creation and imports share one cache
+    # of Go's answers; when distinct dtypes fill it, the answers not asked at
+    # install are dropped together and asked again, and a dtype object whose
+    # answer creation remembered is resolved anew
+    rec = np.dtype([("a", "<i2"), ("b", "<f4")])
+    a = mv.empty(3, dtype=rec)  # remembered by the object
+    first = (_core.dtype_info(a.format), _core.dtype_desc(a.format))
+    kept, pinned, drops = _core.dtype_cache()
+    assert 100 < pinned <= kept  # the basic dtypes' answers, asked at install
+    for k in range(2500):  # more distinct questions than the cache keeps
+        fmt = f"T{{<i:a:{k}s:b:}}"
+        assert _core.format_info(fmt)[1] == 4 + k
+    assert _core.dtype_cache()[2] >= drops + 2 and _core.dtype_cache()[1] == pinned
+    b = mv.empty(3, dtype=rec)
+    assert b.dtype == a.dtype and np.asarray(b).dtype == rec
+    assert (_core.dtype_info(a.format), _core.dtype_desc(a.format)) == first
+    n = np.zeros(4, rec)
+    c = mv.from_buffer(n)  # an import asks about the exporter's format again
+    assert c.dtype == a.dtype and c.tolist() == n.tolist()
+    f = mv.empty(2)  # the default, a basic dtype, kept for good
+    assert f.dtype.name == "float64" and _core.dtype_info("float64")[1] == 8
+    with pytest.raises(TypeError, match="not understood"):
+        _core.dtype_info("no such dtype")
+    with pytest.raises(TypeError, match="NUL"):
+        _core.dtype_info("float64\0")
+    del a, b, c, f
