@@ -301,6 +301,25 @@ void mv_contiguity(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, P
 
 /* ---- core_elements.c ---- */
 
+/* A basic dtype: a row of dtypes_table.h, which tools/gendtypes writes from
+ * the Go core's table. mv_basic_of is the basic dtype of a NumPy kind ('b',
+ * 'i', 'u', 'f', 'c') and item size, or NULL; mv_basic_of_typestr that of a
+ * typestr in native byte order ("<f8", "|u1"), or NULL. */
+typedef struct {
+    const char *name;
+    char kind;
+    Py_ssize_t itemsize;
+    const char *format;
+    const char *typestr;
+} mv_basic;
+const mv_basic *mv_basic_of(char kind, Py_ssize_t itemsize);
+const mv_basic *mv_basic_of_typestr(const char *typestr);
+/* DLPack's type codes by kind (the spec's DLDataTypeCode): mv_dl_code of a
+ * basic dtype's kind, and mv_dl_kind of a code (0 for a code memview has no
+ * basic dtype of). */
+int mv_dl_code(char kind);
+char mv_dl_kind(int code);
+
 /* mv_scalar_kind fills a->scalar from the typestr and itemsize; mv_dlpack_cache
  * fills dl_ok, dl_code, dl_bits and dl_strides (whether DLPack can describe the
  * array, and how). */

@@ -5,32 +5,80 @@
  */
 #include "core.h"
 #include "dlpack.h"
+#include "dtypes_table.h"
 
-/* ---- scalar kinds (from the typestr: native byte order only) ---- */
+/* ---- the basic dtypes ---- */
+
+#define MV_DTYPE_ROW(name, kind, itemsize, format, typestr) {name, kind, itemsize, format, typestr},
+static const mv_basic basics[] = {MV_BASIC_DTYPES(MV_DTYPE_ROW)};
+#undef MV_DTYPE_ROW
+
+const mv_basic *
+mv_basic_of(char kind, Py_ssize_t itemsize)
+{
+    for (size_t k = 0; k < sizeof basics / sizeof basics[0]; k++)
+        if (basics[k].kind == kind && basics[k].itemsize == itemsize)
+            return &basics[k];
+    return NULL;
+}
+
+const mv_basic *
+mv_basic_of_typestr(const char *t)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if ((t[0] != '<' && t[0] != '|') || t[1] == 0 || t[2] < '1' || t[2] > '9')
+        return NULL;
+    /* the item size: one digit, or "16" (the sizes basic dtypes have) */
+    Py_ssize_t size = t[3] == 0 ? t[2] - '0' : (t[2] == '1' && t[3] == '6' && t[4] == 0) ? 16 : 0;
+    return size == 0 ? NULL : mv_basic_of(t[1], size);
+#else
+    (void)t;
+    return NULL; /* C reads and exchanges native little-endian items only */
+#endif
+}
+
+int
+mv_dl_code(char kind)
+{
+    switch (kind) {
+    case 'b': return kDLBool;
+    case 'i': return kDLInt;
+    case 'u': return kDLUInt;
+    case 'f': return kDLFloat;
+    case 'c': return kDLComplex;
+    }
+    return -1;
+}
+
+char
+mv_dl_kind(int code)
+{
+    switch (code) {
+    case kDLBool: return 'b';
+    case kDLInt: return 'i';
+    case kDLUInt: return 'u';
+    case kDLFloat: return 'f';
+    case kDLComplex: return 'c';
+    }
+    return 0;
+}
+
+/* ---- scalar kinds (basic dtypes in native byte order; not float16) ---- */
 
 void
 mv_scalar_kind(MVArray *a)
 {
-    const char *t = a->typestr;
+    const mv_basic *b = mv_basic_of_typestr(a->typestr);
     a->scalar = MV_SK_NONE;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if ((t[0] != '<' && t[0] != '|') || t[1] == 0 || t[2] == 0)
+    if (b == NULL || b->itemsize != a->itemsize)
         return;
-    const char *n = t + 2;
-    int size = (n[1] == 0) ? n[0] - '0' : (n[0] == '1' && n[1] == '6' && n[2] == 0) ? 16 : -1;
-    if (size != a->itemsize)
-        return;
-    switch (t[1]) {
-    case 'b': if (size == 1) a->scalar = MV_SK_BOOL; break;
-    case 'i': if (size == 1 || size == 2 || size == 4 || size == 8) a->scalar = MV_SK_INT; break;
-    case 'u': if (size == 1 || size == 2 || size == 4 || size == 8) a->scalar = MV_SK_UINT; break;
-    case 'f': if (size == 4 || size == 8) a->scalar = MV_SK_FLOAT; break;
-    case 'c': if (size == 8 || size == 16) a->scalar = MV_SK_COMPLEX; break;
-    default: break;
+    switch (b->kind) {
+    case 'b': a->scalar = MV_SK_BOOL; break;
+    case 'i': a->scalar = MV_SK_INT; break;
+    case 'u': a->scalar = MV_SK_UINT; break;
+    case 'f': a->scalar = b->itemsize == 2 ? MV_SK_NONE : MV_SK_FLOAT; break; /* halves: the facade */
+    case 'c': a->scalar = MV_SK_COMPLEX; break;
     }
-#else
-    (void)t;
-#endif
 }
 
 PyObject *
@@ -159,23 +207,14 @@ void
 mv_dlpack_cache(MVArray *a)
 {
     a->dl_ok = 0;
-    const char *t = a->typestr;
-    if ((t[0] != '<' && t[0] != '|') || t[1] == 0 || t[2] < '1' || t[2] > '9')
-        return; /* DLPack data is in native (little-endian) byte order */
-    /* the item size in the typestr: one digit, or "16" (the sizes DLPack has) */
-    long size = t[3] == 0 ? t[2] - '0' : (t[2] == '1' && t[3] == '6' && t[4] == 0) ? 16 : 0;
-    uint8_t code;
-    switch (t[1]) {
-    case 'b': code = kDLBool; if (size != 1) return; break;
-    case 'i': code = kDLInt; if (size != 1 && size != 2 && size != 4 && size != 8) return; break;
-    case 'u': code = kDLUInt; if (size != 1 && size != 2 && size != 4 && size != 8) return; break;
-    case 'f': code = kDLFloat; if (size != 2 && size != 4 && size != 8) return; break;
-    case 'c': code = kDLComplex; if (size != 8 && size != 16) return; break;
-    default: return; /* records, strings, sub-arrays: no DLPack type */
-    }
-    if (a->itemsize != size)
-        return;
-    /* every size above is a power of two: strides in items by a shift */
+    /* DLPack data is in native (little-endian) byte order, of a number or
+     * boolean type: a basic dtype's */
+    const mv_basic *b = mv_basic_of_typestr(a->typestr);
+    if (b == NULL || b->itemsize != a->itemsize)
+        return; /* records, strings, sub-arrays, swapped bytes: no DLPack type */
+    long size = (long)b->itemsize;
+    uint8_t code = (uint8_t)mv_dl_code(b->kind);
+    /* a basic dtype's size is a power of two: strides in items by a shift */
     int shift = __builtin_ctzl((unsigned long)size);
     for (int i = 0; i < a->ndim; i++) {
         if ((a->strides[i] & (size - 1)) != 0)

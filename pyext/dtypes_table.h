@@ -1,4 +1,4 @@
-/* Written by tools/gendtypes from the Go core's dtype table (memview.DTypes): do not edit. */
+/* Written by tools/gendtypes from the Go core's tables (memview.DTypes, memview.FormatCodes): do not edit. */
 /*
  * dtypes_table.h — memview's basic dtypes, in the Go core's order (MV_K_* of
  * mem.h and DType ids follow it): X(name, kind, itemsize, format, typestr),

@@ -3,7 +3,7 @@
  * what they share: keeping an array alive for a foreign consumer, and giving it
  * back from any thread, at any time, even while the interpreter shuts down.
  *
- *   proto_common.c           lending arrays, host waits, DLPack devices
+ *   proto_common.c           lending arrays, host waits, DLPack devices, Arrow's formats
  *   proto_array_interface.c  __array_interface__ (NumPy's v3)
  *   proto_dlpack_export.c    __dlpack__, __dlpack_device__
  *   proto_dlpack_from.c      from_dlpack: asking producers, the Go path
@@ -37,6 +37,12 @@ void mv_lend(MVArray *a);
  * thread Python does not know leaks the reference instead of waiting for a GIL
  * that will never come; after finalization everything is leaked. */
 void mv_unlend(PyObject *owner);
+
+/* mv_arrow_format is the Arrow format of the items of a typestr ("<f8" -> "g"),
+ * or NULL where Arrow has no primitive type of them; mv_arrow_basic is the basic
+ * dtype of an Arrow primitive format, or NULL. */
+const char *mv_arrow_format(const char *typestr);
+const mv_basic *mv_arrow_basic(const char *format);
 
 /* mv_host_wait blocks until the CUDA work pending on host-visible memory
  * (pinned or managed) is done, before a CPU consumer, which cannot wait on a

@@ -19,24 +19,6 @@
  */
 #include "proto.h"
 
-/* ---- formats ---- */
-
-/* arrow_format gives the Arrow format string of a typestr, or NULL. */
-static const char *
-arrow_format(const char *typestr)
-{
-    static const struct {
-        const char *typestr, *format;
-    } table[] = {
-        {"|i1", "c"}, {"|u1", "C"}, {"<i2", "s"}, {"<u2", "S"}, {"<i4", "i"}, {"<u4", "I"},
-        {"<i8", "l"}, {"<u8", "L"}, {"<f2", "e"}, {"<f4", "f"}, {"<f8", "g"},
-    };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(typestr, table[i].typestr) == 0)
-            return table[i].format;
-    return NULL;
-}
-
 /* ---- export: schemas ---- */
 
 typedef struct {
@@ -79,7 +61,7 @@ put_kv(char *w, const char *key, const char *value)
 static int
 fill_schema(const MVArray *a, struct ArrowSchema *s)
 {
-    const char *value = arrow_format(a->typestr);
+    const char *value = mv_arrow_format(a->typestr);
     if (value == NULL) {
         PyErr_Format(PyExc_TypeError,
                      "memview: an array of dtype %s has no Arrow type (Arrow has signed and unsigned "

@@ -6,25 +6,16 @@
  */
 #include "proto.h"
 
-/* dtype_of gives memview's dtype name of a primitive Arrow format, or NULL;
+/* dtype_of is the dtype name of an Arrow primitive format (NULL for another);
  * *itemsize is its size in bytes. */
 static const char *
 dtype_of(const char *format, int64_t *itemsize)
 {
-    static const struct {
-        const char *format, *dtype;
-        int64_t size;
-    } table[] = {
-        {"c", "int8", 1}, {"C", "uint8", 1}, {"s", "int16", 2}, {"S", "uint16", 2}, {"i", "int32", 4},
-        {"I", "uint32", 4}, {"l", "int64", 8}, {"L", "uint64", 8}, {"e", "float16", 2}, {"f", "float32", 4},
-        {"g", "float64", 8},
-    };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(format, table[i].format) == 0) {
-            *itemsize = table[i].size;
-            return table[i].dtype;
-        }
-    return NULL;
+    const mv_basic *b = mv_arrow_basic(format);
+    if (b == NULL)
+        return NULL;
+    *itemsize = (int64_t)b->itemsize;
+    return b->name;
 }
 
 /* An Arrow array memview imported, moved out of its capsules: released (array,

@@ -1,8 +1,9 @@
 /*
  * proto_common.c — the exchange protocols' common ground: lending an array to a
  * foreign consumer and taking it back from any thread, waiting for CUDA work
- * before a host consumer reads, DLPack device numbers, and giving back memory
- * memview imported through a protocol.
+ * before a host consumer reads, DLPack device numbers, giving back memory
+ * memview imported through a protocol, and the Arrow format of each basic
+ * dtype.
  */
 #include "proto.h"
 
@@ -98,3 +99,35 @@ PyMethodDef mv_proto_functions[] = {
      "Called at exit: foreign threads stop giving arrays back through the GIL."},
     {NULL},
 };
+
+/* ---- Arrow's format letters (the C data interface's primitive types) ---- */
+
+/* The basic dtypes Arrow has, by kind and item size: its integers and floats.
+ * Its booleans are bit-packed, and it has no complex numbers. */
+static const struct {
+    char kind;
+    Py_ssize_t itemsize;
+    const char *format;
+} arrow_letters[] = {
+    {'i', 1, "c"}, {'u', 1, "C"}, {'i', 2, "s"}, {'u', 2, "S"}, {'i', 4, "i"}, {'u', 4, "I"},
+    {'i', 8, "l"}, {'u', 8, "L"}, {'f', 2, "e"}, {'f', 4, "f"}, {'f', 8, "g"},
+};
+
+const char *
+mv_arrow_format(const char *typestr)
+{
+    const mv_basic *b = mv_basic_of_typestr(typestr);
+    for (size_t k = 0; b != NULL && k < sizeof arrow_letters / sizeof arrow_letters[0]; k++)
+        if (arrow_letters[k].kind == b->kind && arrow_letters[k].itemsize == b->itemsize)
+            return arrow_letters[k].format;
+    return NULL;
+}
+
+const mv_basic *
+mv_arrow_basic(const char *format)
+{
+    for (size_t k = 0; k < sizeof arrow_letters / sizeof arrow_letters[0]; k++)
+        if (strcmp(arrow_letters[k].format, format) == 0)
+            return mv_basic_of(arrow_letters[k].kind, arrow_letters[k].itemsize);
+    return NULL;
+}

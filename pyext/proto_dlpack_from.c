@@ -44,26 +44,15 @@ mv_dl_new_token(void *tensor, int versioned)
 int
 mv_dl_dtype_name(DLDataType t, char *out, size_t n)
 {
-    const char *kind = NULL;
-    int bits = t.bits;
-    switch (t.code) {
-    case kDLBool: kind = bits == 8 ? "bool" : NULL; break;
-    case kDLInt: kind = (bits == 8 || bits == 16 || bits == 32 || bits == 64) ? "int" : NULL; break;
-    case kDLUInt: kind = (bits == 8 || bits == 16 || bits == 32 || bits == 64) ? "uint" : NULL; break;
-    case kDLFloat: kind = (bits == 16 || bits == 32 || bits == 64) ? "float" : NULL; break;
-    case kDLComplex: kind = (bits == 64 || bits == 128) ? "complex" : NULL; break;
-    }
-    if (kind == NULL || t.lanes != 1) {
+    const mv_basic *b = t.lanes == 1 && t.bits % 8 == 0 ? mv_basic_of(mv_dl_kind(t.code), t.bits / 8) : NULL;
+    if (b == NULL) {
         PyErr_Format(PyExc_BufferError,
                      "memview: the DLPack dtype (code %d, %d bits, %d lanes) has no memview dtype "
                      "(bfloat16, the float8/6/4 types and vector lanes are not supported)",
-                     (int)t.code, bits, (int)t.lanes);
+                     (int)t.code, (int)t.bits, (int)t.lanes);
         return -1;
     }
-    if (t.code == kDLBool)
-        snprintf(out, n, "bool");
-    else
-        snprintf(out, n, "%s%d", kind, bits);
+    snprintf(out, n, "%s", b->name);
     return 0;
 }
 

@@ -140,42 +140,8 @@ static PyType_Spec keeper_spec = {
 static const char *
 dl_format(DLDataType t)
 {
-    if (t.lanes != 1)
-        return NULL;
-    int i64 = sizeof(long) == 8; /* int64 is 'l' where long has 64 bits, as NumPy spells it */
-    switch (t.code) {
-    case kDLBool: return t.bits == 8 ? "?" : NULL;
-    case kDLInt:
-        switch (t.bits) {
-        case 8: return "b";
-        case 16: return "h";
-        case 32: return "i";
-        case 64: return i64 ? "l" : "q";
-        }
-        return NULL;
-    case kDLUInt:
-        switch (t.bits) {
-        case 8: return "B";
-        case 16: return "H";
-        case 32: return "I";
-        case 64: return i64 ? "L" : "Q";
-        }
-        return NULL;
-    case kDLFloat:
-        switch (t.bits) {
-        case 16: return "e";
-        case 32: return "f";
-        case 64: return "d";
-        }
-        return NULL;
-    case kDLComplex:
-        switch (t.bits) {
-        case 64: return "Zf";
-        case 128: return "Zd";
-        }
-        return NULL;
-    }
-    return NULL;
+    const mv_basic *b = t.lanes == 1 && t.bits % 8 == 0 ? mv_basic_of(mv_dl_kind(t.code), t.bits / 8) : NULL;
+    return b == NULL ? NULL : b->format;
 }
 
 /* keeper_layout fills k's layout from dl; 0, or -1 (no exception) for a

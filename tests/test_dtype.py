@@ -139,6 +139,26 @@ def test_the_generated_dtype_table_is_the_go_cores():
         assert mv.dtype(name).kind == kind and mv.dtype(name).itemsize == size
 
 
+def test_the_generated_code_table_is_the_go_cores():
+    """CODES (tools/gendtypes, from memview.FormatCodes) says what Go's format
+    parser does with each code: its standard size, and what NumPy kind it holds."""
+    import struct
+    from memview import _dtypes_table
+    codes = {code: (kind, std) for code, kind, std in _dtypes_table.CODES}
+    assert len(codes) == len(_dtypes_table.CODES) > 20
+    for code, (kind, std) in codes.items():
+        if std == 0:  # native sizes only, as in struct
+            with pytest.raises(TypeError, match="native size"):
+                mv.dtype.from_format("<" + code)
+            continue
+        d = mv.dtype.from_format("<" + code)
+        assert d.itemsize == std and d.kind == kind, code
+        if code not in ("g", "Zg", "w"):  # NumPy's own codes, which struct lacks
+            assert struct.calcsize("<" + code.replace("Z", "2")) == std, code  # Zf: two f
+    for name, kind, size, fmt, _ in _dtypes_table.BASIC:
+        assert codes[fmt][0] == kind, name
+
+
 def test_one_cache_of_go_answers_drops_and_asks_again():
     # dtype_info, format_info, dtype_desc, creation and imports share one cache
     # of Go's answers; when distinct dtypes fill it, the answers not asked at

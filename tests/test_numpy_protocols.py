@@ -39,7 +39,7 @@ def test_array_interface_matches_the_buffer(dtype, key):
 
 
 @pytest.mark.parametrize("fmt", ["T{<i:a:>d:b:}", "T{b:a:i:c:}", "T{<i:a:(2)d:b:T{h:x:}:c:}",
-                                 "T{3s:x:c:y:?:z:}", "T{i:a:}"])
+                                 "T{3s:x:c:y:?:z:}", "T{i:a:}", "T{<g:a:<Zg:b:<i:c:}"])
 def test_array_interface_records_like_numpy(fmt):
     a = mv.zeros(4, dtype=fmt)
     a[1] = a[1]  # a record written through memview

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 
-from . import _core
+from . import _core, _dtypes_table
 
 # NumPy's kind and size -> its type character
 _CHAR = {("b", 1): "?", ("i", 1): "b", ("u", 1): "B", ("i", 2): "h", ("u", 2): "H", ("i", 4): "i",
@@ -20,10 +20,8 @@ _CHAR = {("b", 1): "?", ("i", 1): "b", ("u", 1): "B", ("i", 2): "h", ("u", 2): "
          ("f", 16): "g", ("c", 8): "F", ("c", 16): "D", ("c", 32): "G"}
 _KINDNAME = {"b": "bool", "i": "int", "u": "uint", "f": "float", "c": "complex", "S": "bytes", "U": "str",
              "V": "void"}
-_LEAF_KIND = {"?": "b", "b": "i", "h": "i", "i": "i", "l": "i", "q": "i", "n": "i",
-              "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u", "N": "u", "P": "u",
-              "e": "f", "f": "f", "d": "f", "g": "f", "Ze": "c", "Zf": "c", "Zd": "c", "Zg": "c",
-              "s": "S", "c": "S", "w": "U", "x": "V", "p": "V"}
+# PEP 3118 code -> NumPy kind of what it holds (the Go core's table)
+_LEAF_KIND = {code: kind for code, kind, _ in _dtypes_table.CODES}
 _PY_TYPES = {float: "float64", int: "int64", bool: "bool", complex: "complex128", bytes: "|S1", str: "<U1"}
 
 _by_format: dict = {}  # PEP 3118 format -> dtype (arrays' dtypes)

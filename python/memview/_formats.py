@@ -16,9 +16,7 @@ import struct
 from . import _convert, _core, _dtypes_table
 
 _BASIC = {(kind, size): name for name, kind, size, _, _ in _dtypes_table.BASIC}
-_KIND = {"?": "b", "b": "i", "h": "i", "i": "i", "l": "i", "q": "i", "n": "i",
-         "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u", "N": "u", "P": "u",
-         "e": "f", "f": "f", "d": "f", "g": "f", "Zf": "c", "Zd": "c", "Ze": "c", "Zg": "c"}
+_KIND = {code: kind for code, kind, _ in _dtypes_table.CODES}
 
 
 class _Leaf:

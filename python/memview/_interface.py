@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 
-from . import _core
+from . import _core, _dtypes_table
 
-# PEP 3118 codes to the array interface's kind letters
-_KIND = {"?": "b", "b": "i", "B": "u", "h": "i", "H": "u", "i": "i", "I": "u", "l": "i", "L": "u",
-         "q": "i", "Q": "u", "n": "i", "N": "u", "P": "u", "e": "f", "f": "f", "d": "f",
-         "Zf": "c", "Zd": "c", "s": "S", "c": "S"}
+# PEP 3118 codes to the array interface's kind letters (the Go core's table). The
+# interface has no complex32 ('Ze') and counts UCS-4 ('w') in characters: both
+# are stated as opaque bytes ('V'), as padding is
+_KIND = {code: kind for code, kind, _ in _dtypes_table.CODES if kind in "biufcS" and code != "Ze"}
 
 
 def _typestr(field: dict) -> str:

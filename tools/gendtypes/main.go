@@ -1,9 +1,10 @@
-// Command gendtypes writes the Go core's table of basic dtypes (memview.DTypes:
-// name, kind, item size, PEP 3118 format, typestr) into the languages that need
-// it beside Go, so that the fact is written once:
+// Command gendtypes writes the Go core's tables of item types into the
+// languages that need them beside Go, so that each fact is written once: the
+// basic dtypes (memview.DTypes: name, kind, item size, PEP 3118 format,
+// typestr) and the format codes (memview.FormatCodes: code, kind, sizes).
 //
 //	pyext/dtypes_table.h             an X-macro, MV_BASIC_DTYPES(X), for pyext's C
-//	python/memview/_dtypes_table.py  BASIC, a tuple of rows, for the facade
+//	python/memview/_dtypes_table.py  BASIC and CODES, tuples of rows, for the facade
 //
 // Run it from the repository root (go generate ./pyext does); -check reports
 // files that differ from what it would write, and fails.
@@ -19,7 +20,7 @@ import (
 	"github.com/memview/memview/memview"
 )
 
-const head = "Written by tools/gendtypes from the Go core's dtype table (memview.DTypes): do not edit."
+const head = "Written by tools/gendtypes from the Go core's tables (memview.DTypes, memview.FormatCodes): do not edit."
 
 func cTable() []byte {
 	var b bytes.Buffer
@@ -42,9 +43,14 @@ func cTable() []byte {
 
 func pyTable() []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "\"\"\"%s\n\nBASIC: one row per basic dtype, in the Go core's order: (name, kind,\nitemsize, PEP 3118 format, typestr).\"\"\"\n\nBASIC = (\n", head)
+	fmt.Fprintf(&b, "\"\"\"%s\n\nBASIC: one row per basic dtype, in the Go core's order: (name, kind,\nitemsize, PEP 3118 format, typestr).\n", head)
+	b.WriteString("CODES: one row per PEP 3118 format code the Go core reads, by code: (code,\nNumPy kind of what it holds, standard size or 0 where only native sizes\nhave it).\"\"\"\n\nBASIC = (\n")
 	for _, d := range memview.DTypes() {
 		fmt.Fprintf(&b, "    (%q, %q, %d, %q, %q),\n", d.Name(), string(d.Kind()), d.Itemsize(), d.Format(), d.Typestr())
+	}
+	b.WriteString(")\n\nCODES = (\n")
+	for _, c := range memview.FormatCodes() {
+		fmt.Fprintf(&b, "    (%q, %q, %d),\n", c.Code, string(c.Kind), c.StdSize)
 	}
 	b.WriteString(")\n")
 	return b.Bytes()
