@@ -417,9 +417,10 @@ def _numpy_format(np, d) -> str:
     return _np_item(d)
 
 
-_NP_CODE = {("b", 1): "?", ("i", 1): "b", ("u", 1): "B", ("i", 2): "h", ("u", 2): "H", ("i", 4): "i",
-            ("u", 4): "I", ("i", 8): "q", ("u", 8): "Q", ("f", 2): "e", ("f", 4): "f", ("f", 8): "d",
-            ("f", 16): "g", ("c", 8): "Zf", ("c", 16): "Zd", ("c", 32): "Zg"}
+# (NumPy kind, size) -> the format code of such a number in standard sizes (the Go
+# core's table; 'l' and 'L' are left out: their native size is not their standard one)
+_NP_CODE = {(kind, std): code for code, kind, std in _dtypes_table.CODES
+            if kind in "biufc" and std and code not in ("l", "L")}
 
 
 def _np_item(d) -> str:
