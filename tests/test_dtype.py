@@ -155,7 +155,7 @@ def test_the_generated_code_table_is_the_go_cores():
         assert d.itemsize == std and d.kind == kind, code
         if code not in ("g", "Zg", "w"):  # NumPy's own codes, which struct lacks
             assert struct.calcsize("<" + code.replace("Z", "2")) == std, code  # Zf: two f
-    for name, kind, size, fmt, _ in _dtypes_table.BASIC:
+    for name, kind, _size, fmt, _ in _dtypes_table.BASIC:
         assert codes[fmt][0] == kind, name
 
 
