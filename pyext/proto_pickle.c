@@ -74,18 +74,21 @@ core_from_bytes(PyObject *mod, PyObject *args)
     }
     if (!mv_go_usable())
         return child_from_bytes(obj, (int)ndim, shape, dtype, order[0], writable);
-    mv_meta info; /* itemsize and format of dtype */
-    mv_err e;
-    if (mv_go_dtype_info((char *)dtype, 1, &info, &e) != 0) /* the pickle names a PEP 3118 format */
-        return mv_raise(&e);
-    free(info.long_dtype); /* only the format is used */
-    const char *format = info.long_format ? info.long_format : info.format;
-    int64_t n = info.itemsize;
+    /* the pickle names a PEP 3118 format: its item size and the array's format
+     * (copied: the answer is kept only until the next question) */
+    const mv_item *info = mv_ask(MV_ASK_FORMAT, dtype, (Py_ssize_t)strlen(dtype), 1);
+    if (info == NULL)
+        return NULL;
+    int64_t itemsize = info->itemsize;
+    char *format = mv_pymem_strdup(info->format);
+    if (format == NULL)
+        return PyErr_NoMemory();
+    int64_t n = itemsize;
     for (Py_ssize_t i = 0; i < ndim; i++) {
         Py_ssize_t k = order[0] == 'C' ? ndim - 1 - i : i;
         strides[k] = n;
         if (shape[k] != 0 && n > INT64_MAX / shape[k]) {
-            free(info.long_format);
+            PyMem_Free(format);
             PyErr_SetString(PyExc_ValueError, "memview: the shape is too large");
             return NULL;
         }
@@ -93,14 +96,14 @@ core_from_bytes(PyObject *mod, PyObject *args)
     }
     Py_buffer *view = PyMem_Calloc(1, sizeof(Py_buffer));
     if (view == NULL) {
-        free(info.long_format);
+        PyMem_Free(format);
         return PyErr_NoMemory();
     }
     /* the bytes only, C or Fortran contiguous (a PickleBuffer of an F-ordered array) */
     if (PyObject_GetBuffer(obj, view, PyBUF_ANY_CONTIGUOUS | (writable == 1 ? PyBUF_WRITABLE : 0)) < 0) {
         /* not contiguous, or read-only when writable was asked for */
         PyMem_Free(view);
-        free(info.long_format);
+        PyMem_Free(format);
         return NULL;
     }
     PyObject *r = NULL;
@@ -109,17 +112,17 @@ core_from_bytes(PyObject *mod, PyObject *args)
                      view->len, (long long)n, dtype);
     } else {
         mv_meta m;
+        mv_err e;
         int readonly = view->readonly || writable == 0;
-        if (mv_go_import(view->buf, (int)ndim, shape, strides, info.itemsize, (char *)format, readonly, view, &m,
-                        &e) == 0) {
-            free(info.long_format);
+        if (mv_go_import(view->buf, (int)ndim, shape, strides, itemsize, format, readonly, view, &m, &e) == 0) {
+            PyMem_Free(format);
             return mv_new_array(&m, obj); /* the buffer is released with the array's memory */
         }
         mv_raise(&e);
     }
     PyBuffer_Release(view);
     PyMem_Free(view);
-    free(info.long_format);
+    PyMem_Free(format);
     return r;
 }
 
