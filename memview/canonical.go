@@ -169,17 +169,8 @@ func canonLeaf(f *Field) (code string, size int, dims []int) {
 	case k == 's' || k == 'p' || k == '?' || k == 'w':
 		return f.Code, size, dims
 	default:
-		return numberCode(fieldKind(f.Code), size), size, dims
+		return standardCode(fieldKind(f.Code), size), size, dims
 	}
-}
-
-// numberCode is the one standard-size code of a number of a kind ('b', 'i',
-// 'u', 'f', 'c') and size.
-func numberCode(kind byte, size int) string {
-	if kind == 'c' && size == 4 {
-		return "Ze"
-	}
-	return standardCode(kind, size)
 }
 
 // nativeOrder is the prefix of the machine's byte order.

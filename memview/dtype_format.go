@@ -3,6 +3,7 @@ package memview
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -80,38 +81,37 @@ func formatDType(format string) (DType, error) {
 	return DType{id: formatID, ft: actual.(*formatType)}, nil
 }
 
-// fieldKind is the NumPy kind of a numeric format code, or 0: codeKind's
-// classes, named as NumPy names them.
+// fieldKind is the NumPy kind of a numeric format code ('b', 'i', 'u', 'f',
+// 'c'), from formatCodes, or 0.
 func fieldKind(code string) byte {
-	switch k := codeKind(code); k {
-	case '?':
-		return 'b'
-	case 'z':
-		return 'c'
-	case 'i', 'u', 'f':
-		return k
+	if c, ok := formatCodes[code]; ok && strings.IndexByte("biufc", c.kind) >= 0 {
+		return c.kind
 	}
 	return 0
 }
 
-// standardCode is the standard-size format code of a basic DType's kind and
-// size, for writing it with an explicit byte order (">d" for big-endian
-// float64).
+// standardCode is the standard-size format code of a number of a kind ('b',
+// 'i', 'u', 'f', 'c') and size, for writing it with an explicit byte order
+// (">d" for big-endian float64), or "": read from formatCodes, where one code
+// has each (the codes whose native size differs, 'l' and 'L', are left out).
 func standardCode(kind byte, size int) string {
-	switch kind {
-	case 'b':
-		return "?"
-	case 'i':
-		return map[int]string{1: "b", 2: "h", 4: "i", 8: "q"}[size]
-	case 'u':
-		return map[int]string{1: "B", 2: "H", 4: "I", 8: "Q"}[size]
-	case 'f':
-		return map[int]string{2: "e", 4: "f", 8: "d", 16: "g"}[size]
-	case 'c':
-		return map[int]string{8: "Zf", 16: "Zd", 32: "Zg"}[size]
-	}
-	return ""
+	return stdCodes[kindSize{kind, size}]
 }
+
+type kindSize struct {
+	kind byte
+	size int
+}
+
+var stdCodes = func() map[kindSize]string {
+	m := map[kindSize]string{}
+	for code, c := range formatCodes {
+		if strings.IndexByte("biufc", c.kind) >= 0 && c.std != 0 && c.std == c.nativeSize && code != "l" && code != "L" {
+			m[kindSize{c.kind, c.std}] = code
+		}
+	}
+	return m
+}()
 
 // Item returns the item descriptor of d: for a basic DType, that of its
 // format; nil for the zero DType.

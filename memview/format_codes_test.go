@@ -29,3 +29,17 @@ func TestFormatCodesAgreeWithBasicDTypes(t *testing.T) {
 		}
 	}
 }
+
+// The standard-size code of each number is the one code of its kind and size.
+func TestStandardCodes(t *testing.T) {
+	want := map[kindSize]string{
+		{'b', 1}: "?", {'i', 1}: "b", {'i', 2}: "h", {'i', 4}: "i", {'i', 8}: "q",
+		{'u', 1}: "B", {'u', 2}: "H", {'u', 4}: "I", {'u', 8}: "Q",
+		{'f', 2}: "e", {'f', 4}: "f", {'f', 8}: "d", {'f', 16}: "g",
+		{'c', 4}: "Ze", {'c', 8}: "Zf", {'c', 16}: "Zd", {'c', 32}: "Zg",
+	}
+	assert.Equal(t, want, stdCodes)
+	assert.Equal(t, "", standardCode('i', 3))
+	assert.Equal(t, byte('c'), fieldKind("Zd"))
+	assert.Equal(t, byte(0), fieldKind("s"))
+}

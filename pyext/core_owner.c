@@ -313,7 +313,8 @@ static int
 give_back(mv_owner *o, mv_err *e)
 {
     MVArray *host = host_of(o);
-    forget_fresh(host); /* its import's handle goes now */
+    if (o->handle != 0)
+        forget_fresh(host); /* an import's handle goes now */
     int rc = go_release(o->handle, host->device_kind, e);
     if (o->import != NULL) {
         PyBuffer_Release(o->import);
@@ -331,7 +332,10 @@ static int
 let_go(MVArray *a, mv_err *e)
 {
     mv_owner *o = a->owner;
-    forget_fresh(a);
+    /* only an array with a handle can be in the list of fresh ones: undoing
+     * them empties it, and letting go of one forgets it */
+    if (a->handle != 0 || a->own.handle != 0)
+        forget_fresh(a);
     uintptr_t h = a->handle;
     a->handle = 0;
     int rc = go_release(h, a->device_kind, e);
