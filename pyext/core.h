@@ -73,10 +73,10 @@ typedef struct mv_array_s {
     char dtype_inline[16];
     char typestr[16];
     char device[24];
-    /* Exchange-protocol fields (core_elements.c: mv_dlpack_cache), cached at creation. */
+    /* Exchange-protocol fields (core_elements.c: mv_item_kinds), cached at creation. */
     int device_id;         /* CUDA ordinal; 0 for host memory */
     int dl_ok;             /* dtype and strides can be described by DLPack */
-    uint8_t dl_code;       /* DLPack dtype code and bits, valid when dl_ok */
+    uint8_t dl_code;       /* DLPack dtype code and bits (0: none), valid for export when dl_ok */
     uint8_t dl_bits;
     int64_t *dl_strides;   /* strides in elements (shape block, after the byte strides) */
     int scalar;            /* MV_SK_*: how C reads and writes one element */
@@ -320,11 +320,12 @@ const mv_basic *mv_basic_of_typestr(const char *typestr);
 int mv_dl_code(char kind);
 char mv_dl_kind(int code);
 
-/* mv_scalar_kind fills a->scalar from the typestr and itemsize; mv_dlpack_cache
- * fills dl_ok, dl_code, dl_bits and dl_strides (whether DLPack can describe the
- * array, and how). */
-void mv_scalar_kind(MVArray *a);
-void mv_dlpack_cache(MVArray *a);
+/* mv_item_kinds fills what C and DLPack make of the items of a (its typestr,
+ * itemsize and strides set), or of a view of like (the same items): scalar
+ * (how C reads and writes an element), dl_code and dl_bits (the DLPack type;
+ * dl_bits 0 for none), dl_ok and dl_strides (whether DLPack can describe the
+ * array, and its strides in items). */
+void mv_item_kinds(MVArray *a, const MVArray *like);
 /* The element at p as a Python scalar (a->scalar must not be MV_SK_NONE). */
 PyObject *mv_read_scalar(const MVArray *a, const char *p);
 /* Stores value at p when it converts exactly as the facade would for the plain

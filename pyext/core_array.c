@@ -326,7 +326,6 @@ mv_array_new(const mv_desc *d)
         a->device_kind = l->device_kind;
         a->device_id = l->device_id;
         a->pending = l->pending;
-        a->scalar = l->scalar;
     } else {
         a->format = keep_string(d->format, a->fmt_inline);
         a->dtype = keep_string(d->dtype, a->dtype_inline);
@@ -354,9 +353,7 @@ mv_array_new(const mv_desc *d)
     a->readonly = d->readonly;
     mv_contiguity(d->ndim, a->shape, a->strides, a->itemsize, &a->c_contig, &a->f_contig);
     a->dl_strides = a->shape ? (int64_t *)a->shape + 2 * d->ndim : NULL;
-    mv_dlpack_cache(a);
-    if (l == NULL)
-        mv_scalar_kind(a);
+    mv_item_kinds(a, l);
     Py_XINCREF(d->base);
     a->base = d->base;
     return a;

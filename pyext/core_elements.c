@@ -13,13 +13,27 @@
 static const mv_basic basics[] = {MV_BASIC_DTYPES(MV_DTYPE_ROW)};
 #undef MV_DTYPE_ROW
 
+/* by_kind_size[kind][log2 itemsize]: every array made reads it (scalar kind,
+ * DLPack type), so it is indexed, filled from basics on first use */
+static const char kinds[] = "biufc";
+static const mv_basic *by_kind_size[sizeof kinds - 1][5];
+
 const mv_basic *
 mv_basic_of(char kind, Py_ssize_t itemsize)
 {
-    for (size_t k = 0; k < sizeof basics / sizeof basics[0]; k++)
-        if (basics[k].kind == kind && basics[k].itemsize == itemsize)
-            return &basics[k];
-    return NULL;
+    static int ready;
+    const char *k = kind != 0 ? strchr(kinds, kind) : NULL;
+    if (k == NULL || itemsize <= 0 || itemsize > 16 || (itemsize & (itemsize - 1)) != 0)
+        return NULL;
+    if (!ready) {
+        for (size_t i = 0; i < sizeof basics / sizeof basics[0]; i++) {
+            const char *bk = strchr(kinds, basics[i].kind);
+            if (bk != NULL && basics[i].itemsize <= 16)
+                by_kind_size[bk - kinds][__builtin_ctzl((unsigned long)basics[i].itemsize)] = &basics[i];
+        }
+        ready = 1;
+    }
+    return by_kind_size[k - kinds][__builtin_ctzl((unsigned long)itemsize)];
 }
 
 const mv_basic *
@@ -61,24 +75,6 @@ mv_dl_kind(int code)
     case kDLComplex: return 'c';
     }
     return 0;
-}
-
-/* ---- scalar kinds (basic dtypes in native byte order; not float16) ---- */
-
-void
-mv_scalar_kind(MVArray *a)
-{
-    const mv_basic *b = mv_basic_of_typestr(a->typestr);
-    a->scalar = MV_SK_NONE;
-    if (b == NULL || b->itemsize != a->itemsize)
-        return;
-    switch (b->kind) {
-    case 'b': a->scalar = MV_SK_BOOL; break;
-    case 'i': a->scalar = MV_SK_INT; break;
-    case 'u': a->scalar = MV_SK_UINT; break;
-    case 'f': a->scalar = b->itemsize == 2 ? MV_SK_NONE : MV_SK_FLOAT; break; /* halves: the facade */
-    case 'c': a->scalar = MV_SK_COMPLEX; break;
-    }
 }
 
 PyObject *
@@ -200,28 +196,44 @@ mv_write_scalar(const MVArray *a, char *p, PyObject *value)
 
 /* ---- what an array caches at creation ---- */
 
-/* mv_dlpack_cache works out once whether the array can be described by DLPack
- * (native byte order, a number or boolean dtype, strides that are whole items)
- * and caches the DLPack dtype and the element strides. */
+/* ---- what C and DLPack make of an array's items ---- */
+
 void
-mv_dlpack_cache(MVArray *a)
+mv_item_kinds(MVArray *a, const MVArray *like)
 {
     a->dl_ok = 0;
-    /* DLPack data is in native (little-endian) byte order, of a number or
-     * boolean type: a basic dtype's */
-    const mv_basic *b = mv_basic_of_typestr(a->typestr);
-    if (b == NULL || b->itemsize != a->itemsize)
-        return; /* records, strings, sub-arrays, swapped bytes: no DLPack type */
-    long size = (long)b->itemsize;
-    uint8_t code = (uint8_t)mv_dl_code(b->kind);
-    /* a basic dtype's size is a power of two: strides in items by a shift */
+    if (like != NULL) { /* a view: the same items */
+        a->scalar = like->scalar;
+        a->dl_code = like->dl_code;
+        a->dl_bits = like->dl_bits;
+    } else {
+        /* basic dtypes in native byte order: C reads their elements (not
+         * float16's: the facade rounds those), DLPack describes them */
+        const mv_basic *b = mv_basic_of_typestr(a->typestr);
+        a->scalar = MV_SK_NONE;
+        a->dl_bits = 0;
+        if (b == NULL || b->itemsize != a->itemsize)
+            return; /* records, strings, sub-arrays, swapped bytes */
+        switch (b->kind) {
+        case 'b': a->scalar = MV_SK_BOOL; break;
+        case 'i': a->scalar = MV_SK_INT; break;
+        case 'u': a->scalar = MV_SK_UINT; break;
+        case 'f': a->scalar = b->itemsize == 2 ? MV_SK_NONE : MV_SK_FLOAT; break;
+        case 'c': a->scalar = MV_SK_COMPLEX; break;
+        }
+        a->dl_code = (uint8_t)mv_dl_code(b->kind);
+        a->dl_bits = (uint8_t)(b->itemsize * 8);
+    }
+    if (a->dl_bits == 0)
+        return;
+    /* DLPack counts strides in items: whole items only. A basic dtype's size
+     * is a power of two: by a shift. */
+    Py_ssize_t size = a->dl_bits / 8;
     int shift = __builtin_ctzl((unsigned long)size);
     for (int i = 0; i < a->ndim; i++) {
         if ((a->strides[i] & (size - 1)) != 0)
             return;
         a->dl_strides[i] = a->strides[i] >> shift; /* arithmetic: negative strides stay exact */
     }
-    a->dl_code = code;
-    a->dl_bits = (uint8_t)(size * 8);
     a->dl_ok = 1;
 }

@@ -3,7 +3,7 @@
  * on the array type, following the Python specification of DLPack (the array
  * API standard's __dlpack__).
  *
- * Export reads only what the array cached at creation (mv_dlpack_cache): the
+ * Export reads only what the array cached at creation (mv_item_kinds): the
  * tensor's shape and element strides point into the array object, which the
  * tensor keeps alive, so an export is one small malloc and calls no Go — except
  * for CUDA stream ordering and for copies, which Go does.
