@@ -180,7 +180,17 @@ typedef struct {
     PyObject *base;            /* reported as base (referenced); may be NULL */
     const MVArray *like;       /* a view's parent: its items and device are taken as they
                                 * are, and the fields above from itemsize to pending unread */
+    int short16;               /* format, dtype and typestr each hold their text and its NUL
+                                * within 16 bytes that may all be read (copied whole) */
 } mv_desc;
+
+/* mv_short16 says whether s (format or dtype text in a buffer of at least 16
+ * bytes) fits mv_desc.short16. */
+static inline int
+mv_short16(const char *s)
+{
+    return memchr(s, 0, 16) != NULL;
+}
 
 /* mv_array_new is the one constructor of array objects: it copies d and derives
  * every cached field from it (size in bytes, contiguity, the DLPack form, how C

@@ -327,9 +327,15 @@ mv_array_new(const mv_desc *d)
         a->device_id = l->device_id;
         a->pending = l->pending;
     } else {
-        a->format = keep_string(d->format, a->fmt_inline);
-        a->dtype = keep_string(d->dtype, a->dtype_inline);
-        put_string(a->typestr, sizeof a->typestr, d->typestr);
+        if (d->short16) { /* the usual case: whole copies */
+            a->format = memcpy(a->fmt_inline, d->format, sizeof a->fmt_inline);
+            a->dtype = memcpy(a->dtype_inline, d->dtype, sizeof a->dtype_inline);
+            memcpy(a->typestr, d->typestr, sizeof a->typestr);
+        } else {
+            a->format = keep_string(d->format, a->fmt_inline);
+            a->dtype = keep_string(d->dtype, a->dtype_inline);
+            put_string(a->typestr, sizeof a->typestr, d->typestr);
+        }
         put_string(a->device, sizeof a->device, d->device);
         a->itemsize = d->itemsize;
         a->device_kind = d->device_kind;

@@ -106,9 +106,10 @@ enum { MV_ASK_DTYPE, MV_ASK_FORMAT, MV_ASK_CREATE, MV_ASK_IMPORT, MV_ASK_DESC, M
 typedef struct {
     Py_ssize_t itemsize;
     int align;        /* MV_ASK_IMPORT: the alignment the data must have; else 1 */
-    char *format;     /* PyMem */
-    char *dtype;      /* PyMem */
+    char *format;     /* PyMem, of at least 16 bytes (zero-padded) */
+    char *dtype;      /* PyMem, of at least 16 bytes (zero-padded) */
     char typestr[16];
+    int short16;      /* format and dtype fit in 16 bytes with their NULs (mv_desc.short16) */
     char *json;       /* MV_ASK_DESC (PyMem) */
     PyObject *answer; /* the module function's result, made once */
 } mv_item;

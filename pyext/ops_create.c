@@ -114,6 +114,14 @@ shape_arg(PyObject *o, Py_ssize_t *shape)
     return (int)n;
 }
 
+/* short16_of: a's format and dtype are held inline, so 16 bytes of each (and
+ * of its typestr) may be read: a copy of them is a whole copy. */
+static int
+short16_of(const MVArray *a)
+{
+    return a->format == a->fmt_inline && a->dtype == a->dtype_inline;
+}
+
 /* block_array makes an array of the given layout over a new block (contiguous
  * in order 'C' or 'F', or with the dense strides given); NULL without an
  * exception when the cache cannot serve it (too large, empty, a pool it does not
@@ -122,7 +130,7 @@ shape_arg(PyObject *o, Py_ssize_t *shape)
  * the array goes: core_blocks.c). */
 static MVArray *
 block_array(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, char order, Py_ssize_t itemsize,
-            const char *format, const char *dtype, const char *typestr)
+            const char *format, const char *dtype, const char *typestr, int short16)
 {
     Py_ssize_t nbytes = itemsize;
     for (int k = 0; k < nd; k++)
@@ -159,6 +167,7 @@ block_array(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, char ord
         .typestr = typestr,
         .device_kind = MV_DEV_CPU,
         .device = "cpu",
+        .short16 = short16,
     };
     MVArray *a = mv_array_new(&d);
     if (a == NULL) {
@@ -269,7 +278,7 @@ create(PyObject *fallback, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         PyErr_Clear();
         return slow(fallback, NULL, args, nargs, kwnames);
     }
-    MVArray *a = block_array(nd, shape, NULL, order, f->itemsize, f->format, f->dtype, f->typestr);
+    MVArray *a = block_array(nd, shape, NULL, order, f->itemsize, f->format, f->dtype, f->typestr, f->short16);
     if (a != NULL)
         return (PyObject *)a;
     if (!out_of_memory_or_none())
@@ -325,7 +334,8 @@ array_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     Py_ssize_t shape[MV_MAXDIM];
     for (int k = 0; k < a->ndim; k++)
         shape[k] = a->shape[k];
-    MVArray *c = block_array(a->ndim, shape, NULL, order, a->itemsize, a->format, a->dtype, a->typestr);
+    MVArray *c = block_array(a->ndim, shape, NULL, order, a->itemsize, a->format, a->dtype, a->typestr,
+                              short16_of(a));
     if (c == NULL) {
         if (!out_of_memory_or_none())
             return NULL;
@@ -352,7 +362,8 @@ mv_child_empty(int nd, const Py_ssize_t *shape, const char *dtype, char order)
         PyErr_Format(PyExc_ValueError, "memview: order must be 'C' or 'F', not '%c'", order);
         return NULL;
     }
-    return (PyObject *)block_array(nd, shape, NULL, order, f->itemsize, f->format, f->dtype, f->typestr);
+    return (PyObject *)block_array(nd, shape, NULL, order, f->itemsize, f->format, f->dtype, f->typestr,
+                                   f->short16);
 }
 
 const char *
@@ -369,7 +380,8 @@ mv_child_copy(MVArray *a, char order)
     Py_ssize_t strides[MV_MAXDIM];
     if (mv_host_order_strides(a, order, strides) < 0)
         return NULL;
-    MVArray *c = block_array(a->ndim, a->shape, strides, 'C', a->itemsize, a->format, a->dtype, a->typestr);
+    MVArray *c = block_array(a->ndim, a->shape, strides, 'C', a->itemsize, a->format, a->dtype, a->typestr,
+                              short16_of(a));
     if (c == NULL)
         return NULL;
     int rc;

@@ -82,6 +82,18 @@ drop_unpinned(void)
     mv_ask_gen++;
 }
 
+/* strdup16 is a PyMem copy of s in at least 16 zeroed bytes (arrays copy
+ * short ones whole), or NULL when memory ran out. */
+static char *
+strdup16(const char *s)
+{
+    size_t n = strlen(s);
+    char *p = PyMem_Calloc(n < 16 ? 16 : n + 1, 1);
+    if (p != NULL)
+        memcpy(p, s, n);
+    return p;
+}
+
 /* ask_go puts Go's answer to ask about key into it: 0, or -1 with *e set (rc
  * 1 when the answer could not be kept: out of memory, no exception set). */
 static int
@@ -109,8 +121,9 @@ ask_go(int ask, const char *key, mv_item *it, mv_err *e)
     }
     if (rc != 0)
         return -1;
-    it->format = mv_pymem_strdup(m.long_format ? m.long_format : m.format);
-    it->dtype = mv_pymem_strdup(m.long_dtype ? m.long_dtype : m.dtype);
+    it->format = strdup16(m.long_format ? m.long_format : m.format);
+    it->dtype = strdup16(m.long_dtype ? m.long_dtype : m.dtype);
+    it->short16 = it->format != NULL && it->dtype != NULL && mv_short16(it->format) && mv_short16(it->dtype);
     free(m.long_format);
     free(m.long_dtype);
     it->itemsize = (Py_ssize_t)m.itemsize;
