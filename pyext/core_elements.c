@@ -51,29 +51,27 @@ mv_basic_of_typestr(const char *t)
 #endif
 }
 
+/* DLPack's type code of each kind of basic dtype */
+static const struct {
+    char kind;
+    int code;
+} dl_codes[] = {{'b', kDLBool}, {'i', kDLInt}, {'u', kDLUInt}, {'f', kDLFloat}, {'c', kDLComplex}};
+
 int
 mv_dl_code(char kind)
 {
-    switch (kind) {
-    case 'b': return kDLBool;
-    case 'i': return kDLInt;
-    case 'u': return kDLUInt;
-    case 'f': return kDLFloat;
-    case 'c': return kDLComplex;
-    }
+    for (size_t k = 0; k < sizeof dl_codes / sizeof dl_codes[0]; k++)
+        if (dl_codes[k].kind == kind)
+            return dl_codes[k].code;
     return -1;
 }
 
 char
 mv_dl_kind(int code)
 {
-    switch (code) {
-    case kDLBool: return 'b';
-    case kDLInt: return 'i';
-    case kDLUInt: return 'u';
-    case kDLFloat: return 'f';
-    case kDLComplex: return 'c';
-    }
+    for (size_t k = 0; k < sizeof dl_codes / sizeof dl_codes[0]; k++)
+        if (dl_codes[k].code == code)
+            return dl_codes[k].kind;
     return 0;
 }
 

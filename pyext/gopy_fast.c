@@ -414,6 +414,28 @@ with_doc(const mv_fast_def *d, PyObject *gopy_path)
     return def;
 }
 
+/* entry_def parses (qualname, gopy_path, result_class=None) and finds the
+ * generated entry of qualname, which must be a method or not as method says:
+ * 1 with *d and *fallback set, 0 when the build generated none (no
+ * exception), -1 with an exception. */
+static int
+entry_def(PyObject *args, int method, const mv_fast_def **d, PyObject **fallback)
+{
+    const char *qualname;
+    PyObject *cls = Py_None;
+    if (!PyArg_ParseTuple(args, "sO|O", &qualname, fallback, &cls))
+        return -1;
+    if ((*d = find_def(qualname, cls)) == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    if (method != ((*d)->method_path != NULL)) {
+        PyErr_Format(PyExc_TypeError, method ? "memview: %s is no method: go_fast makes its entry"
+                                             : "memview: %s is a method: go_fast_method makes its entry",
+                     qualname);
+        return -1;
+    }
+    return 1;
+}
+
 /* go_fast(qualname, gopy_path, result_class=None) -> the generated entry of
  * the bound function qualname ("pkg.Func") as a built-in function whose
  * __self__ is gopy_path (the callable it hands the calls it does not take
@@ -423,15 +445,11 @@ static PyObject *
 core_go_fast(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    const char *qualname;
-    PyObject *fallback, *cls = Py_None;
-    if (!PyArg_ParseTuple(args, "sO|O", &qualname, &fallback, &cls))
-        return NULL;
-    const mv_fast_def *d = find_def(qualname, cls);
-    if (d == NULL)
-        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
-    if (d->method_path != NULL)
-        return PyErr_Format(PyExc_TypeError, "memview: %s is a method: go_fast_method makes its entry", qualname);
+    const mv_fast_def *d;
+    PyObject *fallback;
+    int rc = entry_def(args, 0, &d, &fallback);
+    if (rc <= 0)
+        return rc < 0 ? NULL : Py_NewRef(Py_None);
     PyMethodDef *def = with_doc(d, fallback);
     return def ? PyCFunction_NewEx(def, fallback, NULL) : NULL;
 }
@@ -448,15 +466,11 @@ static PyObject *
 core_go_fast_method(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    const char *qualname;
-    PyObject *fallback, *cls = Py_None;
-    if (!PyArg_ParseTuple(args, "sO|O", &qualname, &fallback, &cls))
-        return NULL;
-    const mv_fast_def *d = find_def(qualname, cls);
-    if (d == NULL)
-        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
-    if (d->method_path == NULL)
-        return PyErr_Format(PyExc_TypeError, "memview: %s is no method: go_fast makes its entry", qualname);
+    const mv_fast_def *d;
+    PyObject *fallback;
+    int rc = entry_def(args, 1, &d, &fallback);
+    if (rc <= 0)
+        return rc < 0 ? NULL : Py_NewRef(Py_None);
     PyObject *old = *d->method_path;
     *d->method_path = Py_NewRef(fallback);
     Py_XDECREF(old);

@@ -235,18 +235,14 @@ core_dtype_desc(PyObject *mod, PyObject *arg)
     return answer(MV_ASK_DESC, arg);
 }
 
-/* The basic dtypes by name and format (dtypes_table.h), and the other
- * spellings of their formats that exporters and the facade use. */
+/* The basic dtypes by name and format (dtypes_table.h), and the formats that
+ * exporters and the facade spell them with: the codes of the table and the
+ * other codes of the same types, bare and after each byte-order prefix of
+ * native order (those Go refuses are left out). */
 #define MV_DTYPE_NAME(name, kind, itemsize, format, typestr) name,
 #define MV_DTYPE_FORMAT(name, kind, itemsize, format, typestr) format,
 static const char *const basic_dtypes[] = {MV_BASIC_DTYPES(MV_DTYPE_NAME)};
-static const char *const basic_formats[] = {
-    MV_BASIC_DTYPES(MV_DTYPE_FORMAT)
-    "q", "Q", "n", "N", "c",
-    "<?", "<b", "<B", "<h", "<H", "<i", "<I", "<l", "<L", "<q", "<Q", "<e", "<f", "<d", "<Zf", "<Zd",
-    "=?", "=b", "=B", "=h", "=H", "=i", "=I", "=l", "=L", "=q", "=Q", "=e", "=f", "=d",
-    "@?", "@b", "@B", "@h", "@H", "@i", "@I", "@l", "@L", "@q", "@Q", "@e", "@f", "@d",
-};
+static const char *const basic_codes[] = {MV_BASIC_DTYPES(MV_DTYPE_FORMAT) "q", "Q", "n", "N", "c"};
 #undef MV_DTYPE_NAME
 #undef MV_DTYPE_FORMAT
 
@@ -269,8 +265,13 @@ mv_install_dtypes(void)
             return -1;
         }
     }
-    for (size_t k = 0; k < sizeof basic_formats / sizeof basic_formats[0]; k++)
-        ask_all(basic_formats[k]);
+    static const char *const prefixes[] = {"", "<", "=", "@"};
+    for (size_t p = 0; p < sizeof prefixes / sizeof prefixes[0]; p++)
+        for (size_t k = 0; k < sizeof basic_codes / sizeof basic_codes[0]; k++) {
+            char key[8];
+            PyOS_snprintf(key, sizeof key, "%s%s", prefixes[p], basic_codes[k]);
+            ask_all(key);
+        }
     npinned = nitems; /* kept for good */
     return 0;
 }

@@ -11,6 +11,7 @@ Every case runs through the array's own methods (the C fast path where it
 applies, else the facade and Go), which the product wheel has; the test build
 also checks the C layout functions alone (_core._c_layout) and the Go core alone
 (_core.view, _core.transpose, _core.reshape)."""
+import importlib.util
 import json
 from pathlib import Path
 
@@ -26,18 +27,16 @@ DTYPES = {1: "u1", 2: "<i2", 4: "<f4", 8: "<f8"}
 SELFTEST = hasattr(_core, "_c_layout")
 
 
-def _key(items):
-    out = []
-    for it in items:
-        if "int" in it:
-            out.append(it["int"])
-        elif "slice" in it:
-            out.append(slice(*it["slice"]))
-        elif "ellipsis" in it:
-            out.append(Ellipsis)
-        else:
-            out.append(None)
-    return tuple(out)
+def _load_generator():
+    """gen_layouts.py, which wrote the cases: its reading of a case's key."""
+    path = Path(__file__).parent.parent / "memview" / "testdata" / "gen_layouts.py"
+    spec = importlib.util.spec_from_file_location("_gen_layouts", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+_key = _load_generator().to_numpy_key
 
 
 def _arrays(case):
