@@ -391,7 +391,7 @@ func newLike(p *memview.Pool, a *memview.Array) (*memview.Array, error) {
 		return nil, err
 	}
 	defer buf.Release()
-	return memview.NewArray(buf, a.DType(), a.Shape(), strides, offset, false)
+	return memview.NewArray(buf, a.DType().Normal(), a.Shape(), strides, offset, false)
 }
 
 // sameDense reports whether a is dense and has b's strides, so a span copy

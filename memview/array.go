@@ -34,14 +34,15 @@ func errTooBig(shape []int, dt DType) error {
 
 // Empty returns a new Go-owned, writable array of the given shape, dtype and
 // order ('C' or 'F') from p (nil means DefaultPool()). Its memory is
-// zero-filled, because every Allocator zero-fills. A dtype of a basic type's
-// layout however spelled ("q", "<d") gives an array of that basic type, which
-// exports the basic type's own format ("l", "d").
+// zero-filled, because every Allocator zero-fills. Its item type is
+// dt.Normal(): a dtype of a basic type's layout however spelled ("q", "<d")
+// gives an array of that basic type, which exports the basic type's own
+// format ("l", "d"); another layout exports its portable spelling.
 func Empty(p *Pool, shape []int, dt DType, order byte) (*Array, error) {
 	if !dt.IsValid() {
 		return nil, fmt.Errorf("memview: empty: invalid dtype: %w", ErrType)
 	}
-	dt = dt.basicOf()
+	dt = dt.Normal()
 	if order != 'C' && order != 'F' {
 		return nil, fmt.Errorf("memview: empty: order %q: want 'C' or 'F': %w", order, ErrInvalid)
 	}

@@ -105,7 +105,10 @@ func (w *canonWriter) flush() {
 // [(dims)] [prefix] [count] [length] code [:name:].
 func (w *canonWriter) field(f *Field) {
 	code, size, dims := canonLeaf(f)
-	count := w.portable && f.Shape == nil && len(dims) == 1 // a plain repeat ("3i")
+	// a plain repeat, or a 1-D sub-array of numbers (the same layout), as a count
+	// ("3i"), which struct reads too: not of 0 or 1, which say otherwise, nor
+	// before a string, where a count is its length
+	count := w.portable && len(dims) == 1 && dims[0] >= 2 && code != "s" && code != "p" && code != "x" && code != "w"
 	if w.portable && dims != nil && !count {
 		writeDims(&w.b, dims)
 		dims = nil

@@ -1,7 +1,6 @@
 package memview
 
 import (
-	"cmp"
 	"errors"
 	"testing"
 )
@@ -71,13 +70,13 @@ func TestSameLayoutAndNames(t *testing.T) {
 	cases := []struct {
 		format, name string
 		basic        DType
-		export       string // the format arrays of it export, where not the format itself
+		normal       string // the format new arrays of the layout export (DType.Normal)
 	}{
-		{"1d", "float64", Float64, ""}, {"d ", "float64", Float64, "d"}, {"e=", "float16", Float16, "e"},
-		{"P", "uint64", Uint64, "L"}, {"n", "int64", Int64, "l"}, {"<l", "int32", Int32, ""},
-		{">L ", ">u4", DType{}, ">I"}, {"c", "|S1", DType{}, ""}, {"3c", "|S3", DType{}, ""},
-		{"Ze", "<c4", DType{}, ""}, {">Ze", ">c4", DType{}, ""}, {"T{<i:a:<d:b:}", "<T{i:a:d:b:}", DType{}, ""},
-		{"(2,3)f", "<(2,3)f", DType{}, ""}, {"x:a:i", "<T{1x:a:3xi}", DType{}, ""}, {"p", "<1p", DType{}, ""},
+		{"1d", "float64", Float64, "d"}, {"d ", "float64", Float64, "d"}, {"e=", "float16", Float16, "e"},
+		{"P", "uint64", Uint64, "L"}, {"n", "int64", Int64, "l"}, {"<l", "int32", Int32, "i"},
+		{">L ", ">u4", DType{}, ">I"}, {"c", "|S1", DType{}, "<1s"}, {"3c", "|S3", DType{}, "<3s"},
+		{"Ze", "<c4", DType{}, "<Ze"}, {">Ze", ">c4", DType{}, ">Ze"}, {"T{<i:a:<d:b:}", "<T{i:a:d:b:}", DType{}, "<i:a:d:b:"},
+		{"(2,3)f", "<(2,3)f", DType{}, "(2,3)<f"}, {"x:a:i", "<T{1x:a:3xi}", DType{}, "<1x:a:3xi"}, {"p", "<1p", DType{}, "<1p"},
 		{"ix", "<T{i1x}", DType{}, "<i1x"}, {"i:a:b:b:", "<T{i:a:b:b:}", DType{}, "<i:a:b:b:"},
 	}
 	for _, c := range cases {
@@ -85,9 +84,11 @@ func TestSameLayoutAndNames(t *testing.T) {
 		if err != nil {
 			t.Fatalf("DTypeFromFormat(%q): %v", c.format, err)
 		}
-		if dt.Name() != c.name || (!dt.IsBasic() && dt.Format() != cmp.Or(c.export, c.format)) {
-			t.Errorf("DTypeFromFormat(%q): name %q format %q, want %q %q", c.format, dt.Name(), dt.Format(), c.name,
-				cmp.Or(c.export, c.format))
+		if dt.Name() != c.name || dt.Format() != c.format {
+			t.Errorf("DTypeFromFormat(%q): name %q format %q, want %q and the format itself", c.format, dt.Name(), dt.Format(), c.name)
+		}
+		if n := dt.Normal(); n.Format() != c.normal || !n.SameLayout(dt) || n.IsBasic() != c.basic.IsValid() || n.Normal() != n {
+			t.Errorf("DTypeFromFormat(%q).Normal(): format %q (basic %v), want %q", c.format, n.Format(), n.IsBasic(), c.normal)
 		}
 		back, err := ParseDType(dt.Name())
 		if err != nil || !back.SameLayout(dt) {

@@ -8,7 +8,9 @@ import (
 )
 
 // Copy returns a deep copy of a in a new Go-owned, writable array from p (nil
-// means DefaultPool()), laid out as NumPy's a.copy(order) lays it out:
+// means DefaultPool()), of item type a.DType().Normal() (the same layout,
+// spelled as memview spells new arrays), laid out as NumPy's a.copy(order)
+// lays it out:
 //
 //   - 'C': C-contiguous; 'F': Fortran-contiguous;
 //   - 'A': 'F' if a is F-contiguous and not C-contiguous, else 'C';
@@ -33,7 +35,7 @@ func (a *Array) Copy(p *Pool, order byte) (*Array, error) {
 	if err != nil {
 		return nil, errAlloc(a.NBytes(), a.layout.Shape, a.dt, err)
 	}
-	out, err := NewArray(buf, a.dt, a.layout.Shape, strides, 0, false)
+	out, err := NewArray(buf, a.dt.Normal(), a.layout.Shape, strides, 0, false)
 	if rerr := buf.Release(); err == nil && rerr != nil {
 		_ = out.Release()
 		err = rerr
@@ -52,7 +54,9 @@ func (a *Array) Copy(p *Pool, order byte) (*Array, error) {
 // of size 1 ignored; otherwise the error wraps ErrInvalid.
 //
 // The result is as if src were first copied to a temporary, also when src
-// and dst are views of one buffer that overlap.
+// and dst are views of one buffer that overlap. Only the bytes of dst's
+// fields are written (DType.FieldRuns): a record's gaps may be other fields
+// of the same memory.
 func CopyInto(dst, src *Array) error {
 	if err := checkCopy(dst, src); err != nil {
 		return err
@@ -61,7 +65,7 @@ func CopyInto(dst, src *Array) error {
 	if err != nil {
 		return err
 	}
-	assign(dst.Pointer(), dst.layout.Strides, src.Pointer(), sStrides, dst.layout.Shape, dst.dt.Itemsize())
+	assignItems(dst.dt, dst.Pointer(), dst.layout.Strides, src.Pointer(), sStrides, dst.layout.Shape)
 	return nil
 }
 
@@ -71,7 +75,8 @@ func CopyInto(dst, src *Array) error {
 // broadcast: the shapes must be equal (else ErrInvalid). The dtypes must be
 // equal (else ErrType; CPython copies raw items of any format) and dst
 // writable (else ErrReadOnly). Overlapping views of one buffer are copied as
-// if through a temporary.
+// if through a temporary; only the bytes of fields are written, as in
+// CopyInto.
 func CopyData(dst, src *Array) error {
 	if err := checkCopy(dst, src); err != nil {
 		return err
@@ -79,7 +84,7 @@ func CopyData(dst, src *Array) error {
 	if !slices.Equal(dst.layout.Shape, src.layout.Shape) {
 		return fmt.Errorf("memview: copy data of shape %s into shape %s: %w", tuple(src.layout.Shape), tuple(dst.layout.Shape), ErrInvalid)
 	}
-	assign(dst.Pointer(), dst.layout.Strides, src.Pointer(), src.layout.Strides, dst.layout.Shape, dst.dt.Itemsize())
+	assignItems(dst.dt, dst.Pointer(), dst.layout.Strides, src.Pointer(), src.layout.Strides, dst.layout.Shape)
 	return nil
 }
 
@@ -198,7 +203,7 @@ func broadcastStrides(src Layout, shape []int) ([]int, error) {
 		sShape, sStrides = sShape[1:], sStrides[1:]
 	}
 	if len(sShape) > len(shape) {
-		return nil, fmt.Errorf("memview: could not broadcast input array from shape %s into shape %s: %w", tuple(src.Shape), tuple(shape), ErrInvalid)
+		return nil, fmt.Errorf("memview: could not broadcast input array from shape %s into shape %s: %w", npShape(src.Shape), npShape(shape), ErrInvalid)
 	}
 	out := make([]int, len(shape))
 	lead := len(shape) - len(sShape)
@@ -210,14 +215,15 @@ func broadcastStrides(src Layout, shape []int) ([]int, error) {
 		case n == 1:
 			out[k] = 0
 		default:
-			return nil, fmt.Errorf("memview: could not broadcast input array from shape %s into shape %s: %w", tuple(src.Shape), tuple(shape), ErrInvalid)
+			return nil, fmt.Errorf("memview: could not broadcast input array from shape %s into shape %s: %w", npShape(src.Shape), npShape(shape), ErrInvalid)
 		}
 	}
 	return out, nil
 }
 
-// FillBytes writes item, the bytes of one element, into every element. A
-// wrong length wraps ErrInvalid; a read-only array wraps ErrReadOnly.
+// FillBytes writes item, the bytes of one element, into every element: the
+// bytes of its fields (DType.FieldRuns), leaving a record's gaps as they
+// are. A wrong length wraps ErrInvalid; a read-only array wraps ErrReadOnly.
 func (a *Array) FillBytes(item []byte) error {
 	if err := a.hostAlive(); err != nil {
 		return err
@@ -230,7 +236,11 @@ func (a *Array) FillBytes(item []byte) error {
 	}
 	v := slices.Clone(item) // item may alias the array
 	zero := make([]int, a.NDim())
-	copyStrided(a.Pointer(), a.layout.Strides, unsafe.Pointer(unsafe.SliceData(v)), zero, a.layout.Shape, len(v))
+	if runs := a.dt.FieldRuns(); runs != nil {
+		copyRuns(a.Pointer(), a.layout.Strides, unsafe.Pointer(unsafe.SliceData(v)), zero, a.layout.Shape, runs)
+	} else {
+		copyStrided(a.Pointer(), a.layout.Strides, unsafe.Pointer(unsafe.SliceData(v)), zero, a.layout.Shape, len(v))
+	}
 	runtime.KeepAlive(v)
 	return nil
 }

@@ -123,8 +123,8 @@ func (d DType) Typestr() string {
 // Format returns the PEP 3118 format exported in Py_buffer.format. For the
 // basic types it is NumPy's on Linux x86-64: "?", "b", "B", "h", "H", "i",
 // "I", "l", "L", "e", "f", "d", "Zf", "Zd"; a format type exports the format
-// it was made from, unchanged where NumPy reads it as memview does, else a
-// spelling both read alike (see DTypeFromFormat).
+// it was made from, unchanged (see DTypeFromFormat), and new arrays are made
+// with the spelling of Normal.
 func (d DType) Format() string { return d.info().format }
 
 // dtypeNames maps NumPy names, aliases and one-character codes to DTypes.
@@ -270,21 +270,19 @@ func parseKindSize(s string) (DType, bool) {
 // basic DType, and the empty format means "B".
 //
 // Every other format ParseFormat accepts gives a format type whose Format is
-// the string given, unchanged, so that an array imported from an exporter
-// exports the exporter's spelling again: other spellings of a basic type
-// ("q", "<d", "=l", "@h"), big-endian items, records ("T{...}"), repeat
-// counts, sub-arrays, strings, padding. Where NumPy would read the string
-// otherwise than memview and struct do, Format is a spelling NumPy reads
-// alike, in struct's grammar where the string is: the basic type's format
-// ("n" is "l", " d " is "d"), else standard sizes with every gap explicit
-// padding ("ix", 5 bytes to struct and 8 to NumPy, whose reader pads the
-// whole item as a record, is "<i1x"). Layouts NumPy cannot read in any
-// spelling (Pascal strings 'p', 'Ze') keep the string given. A format type of a basic type's
-// layout has that type's name, typestr and kind, and is SameLayout with it.
-// Sizes follow the struct module: with '@' or no prefix (native) 'l' and 'L'
-// are 8 bytes (LP64); with '=' or '<' (standard sizes) they are 4 bytes; 'n'
-// and 'N' exist only in native mode. A format ParseFormat refuses, or items
-// of 0 bytes, wrap ErrType.
+// the string given, byte for byte, so that an array imported from an
+// exporter exports the exporter's spelling again, as CPython's memoryview
+// does: other spellings of a basic type ("q", "<d", "=l", "@h", "n"),
+// big-endian items, records ("T{...}"), repeat counts, sub-arrays, strings,
+// padding, whitespace — also where NumPy reads the string otherwise than
+// memview and struct do ("ix" is 5 bytes to struct and 8 to NumPy) or not at
+// all ('n' in a record, 'P'): a consumer fails on it as it fails on the
+// exporter. Normal gives the spelling of new arrays. A format type of a basic
+// type's layout has that type's name, typestr and kind, and is SameLayout
+// with it. Sizes follow the struct module: with '@' or no prefix (native) 'l'
+// and 'L' are 8 bytes (LP64); with '=' or '<' (standard sizes) they are 4
+// bytes; 'n' and 'N' exist only in native mode. A format ParseFormat refuses,
+// or items of 0 bytes, wrap ErrType.
 func DTypeFromFormat(format string) (DType, error) {
 	if d, err := basicFromFormat(format); err == nil && (format == "" || format == d.Format()) {
 		return d, nil

@@ -17,13 +17,18 @@ const formatID = uint8(len(dtypeTable))
 // (interned, so that DTypes of equal formats compare equal with ==; DTypes of
 // different spellings of one layout are SameLayout, and have the same name).
 type formatType struct {
-	format    string // the format arrays export: the one given, or a spelling NumPy reads alike (exportFormat)
+	format    string // the format it was made from, exported as it is (arrays over an exporter's memory)
 	desc      *ItemDesc
 	canonical string // desc.Canonical()
 	basic     DType  // the basic DType of the same layout, if there is one
 	name      string // the layout's one name: a basic name ("float64"), a typestr (">f8", "|S5") or the canonical format
 	typestr   string // array-interface typestr: ">f8", "|S5", "|V12"
 	kind      byte   // 'b', 'i', 'u', 'f', 'c', 'S' or 'V'
+
+	normalOnce sync.Once
+	normal     DType // what new arrays of the layout are made with (Normal)
+	runsOnce   sync.Once
+	runs       []ByteRun // the bytes its fields hold, nil for all (FieldRuns)
 }
 
 var formatTypes sync.Map // format string -> *formatType
@@ -72,11 +77,6 @@ func formatDType(format string) (DType, error) {
 			ft.name = ft.typestr
 		}
 	}
-	alt := ""
-	if ft.basic.IsValid() {
-		alt = ft.basic.Format()
-	}
-	ft.format = exportFormat(format, desc, alt)
 	actual, _ := formatTypes.LoadOrStore(format, ft)
 	return DType{id: formatID, ft: actual.(*formatType)}, nil
 }
@@ -93,7 +93,8 @@ func fieldKind(code string) byte {
 // standardCode is the standard-size format code of a number of a kind ('b',
 // 'i', 'u', 'f', 'c') and size, for writing it with an explicit byte order
 // (">d" for big-endian float64), or "": read from formatCodes, where one code
-// has each (the codes whose native size differs, 'l' and 'L', are left out).
+// has each (the codes whose native size differs, 'l' and 'L', and 'P', the
+// pointer-sized twin of 'Q', are left out).
 func standardCode(kind byte, size int) string {
 	return stdCodes[kindSize{kind, size}]
 }
@@ -106,7 +107,7 @@ type kindSize struct {
 var stdCodes = func() map[kindSize]string {
 	m := map[kindSize]string{}
 	for code, c := range formatCodes {
-		if strings.IndexByte("biufc", c.kind) >= 0 && c.std != 0 && c.std == c.nativeSize && code != "l" && code != "L" {
+		if strings.IndexByte("biufc", c.kind) >= 0 && c.std != 0 && c.std == c.nativeSize && code != "l" && code != "L" && code != "P" {
 			m[kindSize{c.kind, c.std}] = code
 		}
 	}
@@ -139,6 +140,36 @@ var (
 	basicDescs    [len(dtypeTable)]*ItemDesc
 )
 
+// Normal returns the DType memview makes new arrays of d's layout with
+// (Empty, Copy, the creation of Python arrays from a dtype): the basic DType
+// of the layout where there is one ("q", "<q" and "n" give Int64), else the
+// format type of the layout's portable spelling, which NumPy's PEP 3118
+// reader and memview read alike, and struct too where the layout is of
+// struct's grammar ("ix", 5 bytes to struct and memview and 8 to NumPy, whose
+// reader pads the whole item as a record, gives "<i1x"). An exporter's own
+// spelling stays with the arrays over its memory and their views; new memory
+// gets this one, so that its spelling depends on the layout alone.
+func (d DType) Normal() DType {
+	if b, ok := d.Basic(); ok || d.ft == nil {
+		return b
+	}
+	ft := d.ft
+	ft.normalOnce.Do(func() {
+		ft.normal = d
+		// from the canonical format, so that every spelling of the layout gets one
+		c, err := ParseFormat(ft.canonical)
+		if err != nil {
+			return
+		}
+		if p := c.portableFormat(); p != ft.format {
+			if n, err := formatDType(p); err == nil && n.ft.canonical == ft.canonical {
+				ft.normal = n
+			}
+		}
+	})
+	return ft.normal
+}
+
 // IsBasic reports whether d is one of the native numeric DTypes (Bool ...
 // Complex128), as opposed to a type described by a format.
 func (d DType) IsBasic() bool { return d.id != 0 && d.id < formatID }
@@ -161,8 +192,12 @@ func (d DType) IsBasic() bool { return d.id != 0 && d.id < formatID }
 // a 16-byte struct of an int and a double) the format does not say where
 // they are: an error says so (memview reads a ctypes object's layout from
 // its type instead, in mv.from_buffer). A format of one number, string or
-// sub-array gets no padding. The DType is the canonical format of the items'
-// layout, not the exporter's string. Any other mismatch wraps ErrInvalid.
+// sub-array gets no padding. The DType is then spelled as correctedFormat
+// writes it: the exporter's string with the padding it left out, where NumPy
+// reads that alike ("T{xxh:x:4x}" for NumPy's "T{xxh:x:}" of 8-byte items),
+// else the layout's portable spelling. Where the string and the item size
+// agree, the DType is DTypeFromFormat's: the exporter's string, unchanged.
+// Any other mismatch wraps ErrInvalid.
 func DTypeOfExport(format string, itemsize int) (DType, error) {
 	dt, err := DTypeFromFormat(format)
 	if err != nil || dt.Itemsize() == itemsize {
@@ -192,9 +227,43 @@ func DTypeOfExport(format string, itemsize int) (DType, error) {
 	}
 	resized := *rec
 	resized.Size = itemsize
-	out, err := formatDType(resized.Canonical())
-	if err != nil || out.Itemsize() != itemsize {
+	out, err := formatDType(correctedFormat(format, &resized))
+	if err != nil || out.Itemsize() != itemsize || out.ft.canonical != resized.Canonical() {
 		return DType{}, mismatch
 	}
 	return out, nil
+}
+
+// correctedFormat spells layout want, which an exporter's format s states
+// with the wrong item size (DTypeOfExport), so that NumPy reads it with the
+// exporter's item size, field names and offsets: s with the padding it left
+// out at the end written inside its record ("T{xxh:x:}" becomes
+// "T{xxh:x:4x}") or after its fields, where memview and NumPy both read that
+// as want; else want's portable spelling, or its canonical format.
+func correctedFormat(s string, want *ItemDesc) string {
+	canon := want.Canonical()
+	readsAlike := func(c string) bool {
+		d, err := ParseFormat(c)
+		if err != nil || d.Canonical() != canon {
+			return false
+		}
+		n, err := numpyReading(c)
+		return err == nil && n.Canonical() == canon
+	}
+	if got, err := ParseFormat(s); err == nil && got.Size < want.Size {
+		pad := strconv.Itoa(want.Size-got.Size) + "x"
+		t := strings.TrimRight(s, " ")
+		if strings.HasPrefix(t, "T{") && strings.HasSuffix(t, "}") {
+			if c := t[:len(t)-1] + pad + "}"; readsAlike(c) {
+				return c
+			}
+		}
+		if c := t + pad; readsAlike(c) {
+			return c
+		}
+	}
+	if p := want.portableFormat(); readsAlike(p) {
+		return p
+	}
+	return canon
 }

@@ -191,9 +191,9 @@ func TestDTypeFromFormat(t *testing.T) {
 			if !got.SameLayout(tc.want) || got.Name() != tc.want.Name() {
 				t.Fatalf("DTypeFromFormat(%q) = %v, want the layout of %v", tc.in, got, tc.want)
 			}
-			// The exporter's spelling is kept where NumPy reads it ('n' and 'N'
-			// it does not); a basic type's own format gives the basic type.
-			want := cmp.Or(map[string]string{"n": "l", "@N": "L"}[tc.in], tc.in, "B")
+			// The exporter's spelling is kept, byte for byte; a basic type's
+			// own format gives the basic type.
+			want := cmp.Or(tc.in, "B")
 			if got.Format() != want || got.IsBasic() != (got.Format() == tc.want.Format() && got.Format() == cmp.Or(tc.in, "B")) {
 				t.Fatalf("DTypeFromFormat(%q).Format() = %q (basic %v), want %q", tc.in, got.Format(), got.IsBasic(), want)
 			}
@@ -246,24 +246,27 @@ func TestDTypeOfExport(t *testing.T) {
 		format string
 		size   int
 		canon  string
+		spell  string // the corrected spelling, which NumPy reads alike
 	}{
-		{"T{<d:a:<c:b:}", 16, "<T{d:a:1s:b:7x}"},
-		{"T{>q:a:>h:b:>b:c:}", 16, ">T{q:a:h:b:b:c:5x}"},
-		{"T{<d:a:T{<d:x:<c:y:}:s:}", 24, "<T{d:a:T{d:x:1s:y:}:s:7x}"},
-		{"T{<i:a:<i:b:<h:c:}", 12, "<T{i:a:i:b:h:c:2x}"},
-		{"<d<c", 16, "<T{d1s7x}"},
+		{"T{<d:a:<c:b:}", 16, "<T{d:a:1s:b:7x}", "T{<d:a:<c:b:7x}"},
+		{"T{>q:a:>h:b:>b:c:}", 16, ">T{q:a:h:b:b:c:5x}", "T{>q:a:>h:b:>b:c:5x}"},
+		{"T{<d:a:T{<d:x:<c:y:}:s:}", 24, "<T{d:a:T{d:x:1s:y:}:s:7x}", "T{<d:a:T{<d:x:<c:y:}:s:7x}"},
+		{"T{<i:a:<i:b:<h:c:}", 12, "<T{i:a:i:b:h:c:2x}", "T{<i:a:<i:b:<h:c:2x}"},
+		{"<d<c", 16, "<T{d1s7x}", "<d<c7x"},
 		// NumPy leaves out padding at the end of a record that is not its alignment's
-		{"T{=i:a:}", 5, "<T{i:a:1x}"},
-		{"T{B:b:xxx=i:a:}", 9, "<T{B:b:3xi:a:1x}"},
-		{"T{d:a:}", 16, "<T{d:a:8x}"},
-		{"T{=d:a:B:b:}", 12, "<T{d:a:B:b:3x}"},
-		{"T{d:a:b:b:}", 17, "<T{d:a:b:b:8x}"},
-		{"ix", 8, "<T{i4x}"}, // as NumPy reads "ix"
+		{"T{=i:a:}", 5, "<T{i:a:1x}", "T{=i:a:1x}"},
+		{"T{B:b:xxx=i:a:}", 9, "<T{B:b:3xi:a:1x}", "T{B:b:xxx=i:a:1x}"},
+		{"T{d:a:}", 16, "<T{d:a:8x}", "T{d:a:8x}"},
+		{"T{=d:a:B:b:}", 12, "<T{d:a:B:b:3x}", "T{=d:a:B:b:3x}"},
+		{"T{d:a:b:b:}", 17, "<T{d:a:b:b:8x}", "<d:a:b:b:8x"},
+		{"ix", 8, "<T{i4x}", "ix3x"},                    // as NumPy reads "ix"
+		{"T{xxh:x:}", 8, "<T{2xh:x:4x}", "T{xxh:x:4x}"}, // NumPy's field at an offset
 	} {
 		d, err := DTypeOfExport(tc.format, tc.size)
-		if err != nil || d.Itemsize() != tc.size || d.Canonical() != tc.canon {
-			t.Errorf("DTypeOfExport(%q, %d) = %v (%d bytes, %q), %v; want %q", tc.format, tc.size, d, d.Itemsize(),
-				d.Canonical(), err, tc.canon)
+		if err != nil || d.Itemsize() != tc.size || d.Canonical() != tc.canon || d.Format() != tc.spell ||
+			!numpyReadsAs(d.Format(), d.Item()) {
+			t.Errorf("DTypeOfExport(%q, %d) = %v (%d bytes, %q, spelled %q), %v; want %q spelled %q", tc.format, tc.size,
+				d, d.Itemsize(), d.Canonical(), d.Format(), err, tc.canon, tc.spell)
 		}
 	}
 	for _, tc := range []struct {

@@ -56,6 +56,12 @@ func tuple(dims []int) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
+// npShape writes a shape as NumPy's messages do, without spaces: "(3,)",
+// "(0,3,4)" (broadcast errors say it in NumPy's words).
+func npShape(dims []int) string {
+	return strings.ReplaceAll(tuple(dims), ", ", ",")
+}
+
 // quote writes a user's string for an error message, as %q does, cut to
 // about 80 bytes (at a character boundary) so that a long one does not drown
 // the message.

@@ -17,12 +17,14 @@ type formatCode struct {
 
 // Native sizes and alignments are those of the C types on GOOS/GOARCH: long
 // is 8 bytes on 64-bit Unix and 4 on Windows and 32-bit platforms; size_t and
-// pointers are the word size; 8-byte types are 4-aligned on 386 Unix only.
-// (Checked against struct.calcsize on linux/amd64.)
+// pointers are the word size; 8-byte types are 4-aligned on 386 Unix only;
+// wchar_t is 4 bytes (UCS-4) but on Windows (2, UCS-2). (Checked against
+// struct.calcsize on linux/amd64.)
 var (
 	wordSize   = strconv.IntSize / 8
 	longSize   = pick(strconv.IntSize == 64 && runtime.GOOS != "windows", 8, 4)
 	eightAlign = pick(runtime.GOARCH == "386" && runtime.GOOS != "windows", 4, 8)
+	wcharSize  = pick(runtime.GOOS == "windows", 2, 4)
 )
 
 // pick returns a if c, else b.
@@ -39,7 +41,10 @@ var formatCodes = map[string]formatCode{
 	"h": {2, 2, 2, 'i'}, "H": {2, 2, 2, 'u'}, "i": {4, 4, 4, 'i'}, "I": {4, 4, 4, 'u'},
 	"l": {4, longSize, longSize, 'i'}, "L": {4, longSize, longSize, 'u'},
 	"q": {8, 8, eightAlign, 'i'}, "Q": {8, 8, eightAlign, 'u'},
-	"n": {0, wordSize, wordSize, 'i'}, "N": {0, wordSize, wordSize, 'u'}, "P": {0, wordSize, wordSize, 'u'},
+	"n": {0, wordSize, wordSize, 'i'}, "N": {0, wordSize, wordSize, 'u'},
+	// 'P' has the pointer size with a standard prefix too ("<P", as ctypes
+	// writes c_void_p), which struct refuses.
+	"P": {wordSize, wordSize, wordSize, 'u'},
 	"e": {2, 2, 2, 'f'}, "f": {4, 4, 4, 'f'}, "d": {8, 8, eightAlign, 'f'},
 	"Ze": {4, 4, 2, 'c'}, "Zf": {8, 8, 4, 'c'}, "Zd": {16, 16, eightAlign, 'c'},
 	"s": {1, 1, 1, 'S'}, "p": {1, 1, 1, 'V'}, "x": {1, 1, 1, 'V'},

@@ -130,13 +130,18 @@ func checkCanonical(t *testing.T, s string, d *ItemDesc) {
 		t.Fatalf("DTypeFromFormat(%q): name %q reads back as %q (%q), not the same layout %q",
 			s, dt.Name(), back.Name(), back.Canonical(), dt.Canonical())
 	}
-	// The format arrays of it export: the same layout, and one NumPy reads
-	// alike unless it is the format itself.
-	out := dt.Format()
-	if again, err := DTypeFromFormat(out); err != nil || !again.SameLayout(dt) {
-		t.Fatalf("DTypeFromFormat(%q).Format() = %q: %v, %v: not the same layout", s, out, again, err)
+	// Arrays of it export the format itself, byte for byte; new arrays of its
+	// layout (Normal) the same layout, in a spelling NumPy reads alike where
+	// NumPy reads the format given alike.
+	if dt.Format() != s && !dt.IsBasic() {
+		t.Fatalf("DTypeFromFormat(%q).Format() = %q: respelled", s, dt.Format())
 	}
-	if out != s && !dt.IsBasic() && !numpyReadsAlike(out, dt.Item()) {
-		t.Fatalf("DTypeFromFormat(%q).Format() = %q, which NumPy does not read alike", s, out)
+	n := dt.Normal()
+	out := n.Format()
+	if again, err := DTypeFromFormat(out); err != nil || !again.SameLayout(dt) || n.Normal() != n {
+		t.Fatalf("DTypeFromFormat(%q).Normal().Format() = %q: %v, %v: not the same layout", s, out, again, err)
+	}
+	if !n.IsBasic() && numpyReadsAs(s, dt.Item()) && !numpyReadsAs(out, dt.Item()) {
+		t.Fatalf("DTypeFromFormat(%q).Normal().Format() = %q, which NumPy does not read alike", s, out)
 	}
 }

@@ -41,32 +41,6 @@ func numpyReadsCode(c string, native bool) bool {
 	return true
 }
 
-// numpyReadsAlike reports whether NumPy reads format s as the layout d: the
-// same size, fields, offsets and names (equal canonical formats).
-func numpyReadsAlike(s string, d *ItemDesc) bool {
-	n, err := numpyReading(s)
-	return err == nil && n.Canonical() == d.Canonical()
-}
-
-// exportFormat returns the format an array of format type desc, made from
-// format s, exports: s itself where NumPy reads s as memview does, so that an
-// exporter's spelling passes through; otherwise a spelling that NumPy reads
-// alike, where there is one: alt (the format of the basic DType of the
-// layout) if given, else desc.portableFormat(). Where NumPy cannot read the
-// layout at all (Pascal strings, 'Ze', big-endian long doubles), s.
-func exportFormat(s string, desc *ItemDesc, alt string) string {
-	if numpyReadsAlike(s, desc) {
-		return s
-	}
-	if alt == "" {
-		alt = desc.portableFormat()
-	}
-	if numpyReadsAlike(alt, desc) {
-		return alt
-	}
-	return s
-}
-
 // portableFormat returns a spelling of d that NumPy's reader and memview read
 // alike, and struct too where d is an item of struct's grammar: d's canonical
 // format (standard sizes, no alignment, every gap explicit padding) with a

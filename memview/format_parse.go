@@ -23,9 +23,12 @@ import (
 // boundaries too (as NumPy reads it). Codes: ? c b B h H i I l L q Q n N e f d
 // s p x P, Ze Zf Zd (complex of two halves, floats, doubles), and NumPy's g
 // and Zg (x86-64 long double: 80-bit extended precision in 16 bytes, and its
-// complex) and w (one UCS-4 character; "3w" is a string of 3, as 's').
-// 'n', 'N' and 'P' need native sizes. "T{...}" is a record of items. 'O'
-// (Python objects) and '&' (pointers) are refused, saying why.
+// complex) and w (one UCS-4 character; "3w" is a string of 3, as 's'), and u
+// (wchar_t, as the array module and ctypes write it: read as 'w' where
+// wchar_t is UCS-4). 'n' and 'N' need native sizes; 'P' has the pointer size
+// under any prefix ("<P", as ctypes writes c_void_p, which struct refuses).
+// "T{...}" is a record of items. 'O' (Python objects) and '&' (pointers) are
+// refused, saying why.
 //
 // Layout, checked against CPython's struct and NumPy on linux/amd64:
 //   - Under '@' each item starts at a multiple of its alignment (a sub-array
@@ -317,6 +320,14 @@ func (p *formatParser) code(start int) (code string, codeAt int, rec *ItemDesc, 
 	code = p.s[p.pos : p.pos+1]
 	p.pos++
 	switch code {
+	case "u": // wchar_t, as array's 'u' and ctypes' c_wchar ("<u") write it
+		switch {
+		case p.numpy:
+			return "", 0, nil, recCost, p.errorf(codeAt, "NumPy does not read format code %q here", code)
+		case wcharSize != 4:
+			return "", 0, nil, recCost, p.errorf(codeAt, "format code 'u' is a %d-byte wchar_t (UCS-2) here, which no dtype holds", wcharSize)
+		}
+		code = "w" // UCS-4, as NumPy's 'w'
 	case "Z":
 		if p.pos < len(p.s) {
 			code += p.s[p.pos : p.pos+1]
