@@ -193,8 +193,7 @@ func mvgo_block_adopt(ptr unsafe.Pointer, dtype, format *C.char, ndim C.int, sha
 
 // adoptDType finds the item type an array made in C was made with, from the
 // name and format C shows for it: the one that reads back as both (as
-// memview.Empty and a copy make it, the basic type of its layout where there
-// is one), else the first spelling that parses (the layout is the same).
+// memview.Empty and a copy make it, its Normal type), else the first spelling that parses (the layout is the same).
 func adoptDType(name, format string) (memview.DType, error) {
 	var first memview.DType
 	var firstErr error
@@ -213,7 +212,7 @@ func adoptDType(name, format string) (memview.DType, error) {
 		if !first.IsValid() {
 			first = dt
 		}
-		for _, d := range []memview.DType{dt, basicOrSelf(dt)} {
+		for _, d := range []memview.DType{dt, dt.Normal()} {
 			if d.Name() == name && d.Format() == format {
 				return d, nil
 			}
@@ -225,17 +224,9 @@ func adoptDType(name, format string) (memview.DType, error) {
 	return memview.DType{}, firstErr
 }
 
-// basicOrSelf is the basic type of dt's layout, or dt.
-func basicOrSelf(dt memview.DType) memview.DType {
-	if b, ok := dt.Basic(); ok {
-		return b
-	}
-	return dt
-}
-
 // mvgo_create_info describes the array mv.empty makes for a dtype spelled
-// name (memview.Empty's item type: the basic type of its layout where there
-// is one); it fails as Empty would.
+// name (memview.Empty's item type, the Normal type of its layout); it fails
+// as Empty would.
 //
 //export mvgo_create_info
 func mvgo_create_info(name *C.char, m *C.mv_meta, e *C.mv_err) (rc C.int) {
@@ -244,7 +235,7 @@ func mvgo_create_info(name *C.char, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	if err != nil {
 		return setErr(e, err)
 	}
-	dt = basicOrSelf(dt)
+	dt = dt.Normal()
 	m.itemsize = C.int64_t(dt.Itemsize())
 	putDType(m, dt)
 	return 0

@@ -56,6 +56,10 @@ typedef struct {
     int32_t device_kind; /* MV_DEV_* */
     int32_t device_id;
     char device[24];  /* "cpu", "cuda:0", ... */
+    const int64_t *runs; /* the bytes of an item that its fields hold (memview.DType.FieldRuns),
+                          * which writes into existing memory touch: NULL for the whole item, else
+                          * runs[0] (offset, length) pairs after it; made once per dtype, in C
+                          * memory, and never freed (cfield_runs.go) */
     int64_t *pending; /* CUDA memory: the word holding the stream with memview's work pending on
                        * the memory (CAI "stream", 0 for none), shared by every view of it and
                        * valid while the array is (package cuda's PendingStreamWord); else NULL */

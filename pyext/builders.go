@@ -41,6 +41,7 @@ func mvgo_builder_new(dtype *C.char, pool C.uint64_t, h *C.uintptr_t, itemsize *
 	if err != nil {
 		return setErr(e, err)
 	}
+	dt = dt.Normal() // the arrays it finishes are new memory
 	p, err := poolByID(pool)
 	if err != nil {
 		return setErr(e, err)

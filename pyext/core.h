@@ -80,6 +80,8 @@ typedef struct mv_array_s {
     uint8_t dl_bits;
     int64_t *dl_strides;   /* strides in elements (shape block, after the byte strides) */
     int scalar;            /* MV_SK_*: how C reads and writes one element */
+    const int64_t *runs;   /* the bytes of an item its fields hold, which writes into the
+                            * memory touch (mv_meta.runs: NULL for all of them) */
     uintptr_t handle;      /* a C-level view's own Go array, made when Go code needs the
                             * view (mv_array_handle); the host's is its owner's */
     mv_owner own;          /* the owner this array hosts, when it took memory itself */
@@ -177,9 +179,10 @@ typedef struct {
     int device_id;
     const char *device;        /* "cpu", "cuda:0", ... */
     const int64_t *pending;    /* CUDA memory: its shared pending-stream word; else NULL */
+    const int64_t *runs;       /* the items' field bytes (mv_meta.runs); NULL for whole items */
     PyObject *base;            /* reported as base (referenced); may be NULL */
     const MVArray *like;       /* a view's parent: its items and device are taken as they
-                                * are, and the fields above from itemsize to pending unread */
+                                * are, and the fields above from itemsize to runs unread */
     int short16;               /* format, dtype and typestr each hold their text and its NUL
                                 * within 16 bytes that may all be read (copied whole) */
 } mv_desc;

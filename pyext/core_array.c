@@ -326,6 +326,7 @@ mv_array_new(const mv_desc *d)
         a->device_kind = l->device_kind;
         a->device_id = l->device_id;
         a->pending = l->pending;
+        a->runs = l->runs;
     } else {
         if (d->short16) { /* the usual case: whole copies */
             a->format = memcpy(a->fmt_inline, d->format, sizeof a->fmt_inline);
@@ -341,6 +342,7 @@ mv_array_new(const mv_desc *d)
         a->device_kind = d->device_kind;
         a->device_id = d->device_id;
         a->pending = d->pending;
+        a->runs = d->runs;
     }
     if (a->format == NULL || a->dtype == NULL || (d->ndim > 0 && mv_shape_alloc(a, d->ndim) < 0)) {
         Py_DECREF(a);
@@ -383,6 +385,7 @@ mv_new_array(const mv_meta *m, PyObject *base)
         .device_id = m->device_id,
         .device = m->device,
         .pending = m->pending,
+        .runs = m->runs,
         .base = base,
     };
     MVArray *a = mv_array_new(&d);

@@ -63,7 +63,8 @@ PyObject *mv_import_format(PyObject *obj, Py_buffer *view, const char *format, i
 /* ---- ops_host.c: memview's own host work in C, for a forked child ---- */
 
 /* mv_host_assign copies src
- * (strides ss, 0 on broadcast axes) into dst as if through a temporary;
+ * (strides ss, 0 on broadcast axes) into dst as if through a temporary, writing
+ * only the field bytes runs names of each item (mv_meta.runs; NULL: all of it);
  * mv_host_broadcast gives the strides that read a layout as an array of shape
  * dshape (ValueError when it does not broadcast); mv_host_order_strides the
  * strides of a dense copy of a in order 'C', 'F', 'A' or 'K'. Each returns 0,
@@ -72,7 +73,11 @@ PyObject *mv_import_format(PyObject *obj, Py_buffer *view, const char *format, i
  * library lent (token: released once the array's memory is no longer used);
  * NULL with an exception, the token still the caller's. */
 int mv_host_assign(char *dst, const Py_ssize_t *ds, const char *src, const Py_ssize_t *ss, const Py_ssize_t *shape,
-                   int nd, Py_ssize_t itemsize);
+                   int nd, Py_ssize_t itemsize, const int64_t *runs);
+/* mv_shape_text writes a shape as NumPy's messages do, "(3,)" or "(0,3,4)", into
+ * out (MV_SHAPE_TEXT bytes; a long shape is cut short). */
+#define MV_SHAPE_TEXT 256
+void mv_shape_text(char *out, int nd, const Py_ssize_t *shape);
 int mv_host_broadcast(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, int dnd, const Py_ssize_t *dshape,
                       Py_ssize_t *out);
 int mv_host_order_strides(const MVArray *a, char order, Py_ssize_t *strides);
@@ -110,6 +115,7 @@ typedef struct {
     char *dtype;      /* PyMem, of at least 16 bytes (zero-padded) */
     char typestr[16];
     int short16;      /* format and dtype fit in 16 bytes with their NULs (mv_desc.short16) */
+    const int64_t *runs; /* the items' field bytes (mv_meta.runs): NULL for whole items */
     char *json;       /* MV_ASK_DESC (PyMem) */
     PyObject *answer; /* the module function's result, made once */
 } mv_item;

@@ -122,6 +122,23 @@ short16_of(const MVArray *a)
     return a->format == a->fmt_inline && a->dtype == a->dtype_inline;
 }
 
+/* made_item is what a copy of a is made of: the item type memview gives new
+ * arrays of a's layout (the creation answer for its dtype name: Go's
+ * DType.Normal, spelled as NumPy and struct read it, not as a's exporter
+ * wrote it), or, in a forked child whose parent never asked, a's own items
+ * (put in *own). */
+static const mv_item *
+made_item(const MVArray *a, mv_item *own)
+{
+    const mv_item *f = mv_ask(MV_ASK_CREATE, a->dtype, (Py_ssize_t)strlen(a->dtype), 0);
+    if (f != NULL)
+        return f;
+    *own = (mv_item){.itemsize = a->itemsize, .format = a->format, .dtype = a->dtype, .runs = a->runs,
+                     .short16 = short16_of(a)};
+    memcpy(own->typestr, a->typestr, sizeof own->typestr);
+    return own;
+}
+
 /* block_array makes an array of the given layout over a new block (contiguous
  * in order 'C' or 'F', or with the dense strides given); NULL without an
  * exception when the cache cannot serve it (too large, empty, a pool it does not
@@ -129,10 +146,9 @@ short16_of(const MVArray *a)
  * it has one free, else a mapping of the child's own (block_gen 0, unmapped when
  * the array goes: core_blocks.c). */
 static MVArray *
-block_array(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, char order, Py_ssize_t itemsize,
-            const char *format, const char *dtype, const char *typestr, int short16)
+block_array(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, char order, const mv_item *f)
 {
-    Py_ssize_t nbytes = itemsize;
+    Py_ssize_t itemsize = f->itemsize, nbytes = itemsize;
     for (int k = 0; k < nd; k++)
         if (__builtin_mul_overflow(nbytes, shape[k], &nbytes)) {
             if (!mv_go_usable())
@@ -162,12 +178,13 @@ block_array(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, char ord
         .shape = shape,
         .strides = st,
         .itemsize = itemsize,
-        .format = format,
-        .dtype = dtype,
-        .typestr = typestr,
+        .format = f->format,
+        .dtype = f->dtype,
+        .typestr = f->typestr,
+        .runs = f->runs,
         .device_kind = MV_DEV_CPU,
         .device = "cpu",
-        .short16 = short16,
+        .short16 = f->short16,
     };
     MVArray *a = mv_array_new(&d);
     if (a == NULL) {
@@ -278,7 +295,7 @@ create(PyObject *fallback, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         PyErr_Clear();
         return slow(fallback, NULL, args, nargs, kwnames);
     }
-    MVArray *a = block_array(nd, shape, NULL, order, f->itemsize, f->format, f->dtype, f->typestr, f->short16);
+    MVArray *a = block_array(nd, shape, NULL, order, f);
     if (a != NULL)
         return (PyObject *)a;
     if (!out_of_memory_or_none())
@@ -334,8 +351,8 @@ array_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     Py_ssize_t shape[MV_MAXDIM];
     for (int k = 0; k < a->ndim; k++)
         shape[k] = a->shape[k];
-    MVArray *c = block_array(a->ndim, shape, NULL, order, a->itemsize, a->format, a->dtype, a->typestr,
-                              short16_of(a));
+    mv_item own;
+    MVArray *c = block_array(a->ndim, shape, NULL, order, made_item(a, &own));
     if (c == NULL) {
         if (!out_of_memory_or_none())
             return NULL;
@@ -362,8 +379,7 @@ mv_child_empty(int nd, const Py_ssize_t *shape, const char *dtype, char order)
         PyErr_Format(PyExc_ValueError, "memview: order must be 'C' or 'F', not '%c'", order);
         return NULL;
     }
-    return (PyObject *)block_array(nd, shape, NULL, order, f->itemsize, f->format, f->dtype, f->typestr,
-                                   f->short16);
+    return (PyObject *)block_array(nd, shape, NULL, order, f);
 }
 
 const char *
@@ -380,13 +396,13 @@ mv_child_copy(MVArray *a, char order)
     Py_ssize_t strides[MV_MAXDIM];
     if (mv_host_order_strides(a, order, strides) < 0)
         return NULL;
-    MVArray *c = block_array(a->ndim, a->shape, strides, 'C', a->itemsize, a->format, a->dtype, a->typestr,
-                              short16_of(a));
+    mv_item own;
+    MVArray *c = block_array(a->ndim, a->shape, strides, 'C', made_item(a, &own));
     if (c == NULL)
         return NULL;
     int rc;
     NOGIL(a->len >= MV_NOGIL_MIN, rc = mv_host_assign(c->buf, c->strides, a->buf, a->strides, a->shape, a->ndim,
-                                                       a->itemsize));
+                                                       a->itemsize, NULL)); /* new memory: whole items */
     if (rc < 0) {
         Py_DECREF(c);
         return NULL;

@@ -450,7 +450,7 @@ child_copyto(PyObject *d, PyObject *s, unsigned long long stream)
     dst->busy++;
     src->busy++;
     NOGIL(dst->len >= MV_NOGIL_MIN,
-          rc = mv_host_assign(dst->buf, dst->strides, src->buf, ss, dst->shape, dst->ndim, dst->itemsize));
+          rc = mv_host_assign(dst->buf, dst->strides, src->buf, ss, dst->shape, dst->ndim, dst->itemsize, dst->runs));
     dst->busy--;
     src->busy--;
     if (rc < 0)
@@ -520,7 +520,7 @@ core_fill(PyObject *mod, PyObject *args)
         int rc;
         h->busy++;
         NOGIL(h->len >= MV_NOGIL_MIN,
-              rc = mv_host_assign(h->buf, h->strides, item, zero, h->shape, h->ndim, h->itemsize));
+              rc = mv_host_assign(h->buf, h->strides, item, zero, h->shape, h->ndim, h->itemsize, h->runs));
         h->busy--;
         if (rc < 0)
             return NULL;

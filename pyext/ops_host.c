@@ -107,6 +107,21 @@ copy_strided(char *d, const Py_ssize_t *ds, const char *s, const Py_ssize_t *ss,
     }
 }
 
+/* copy_fields is copy_strided writing only the field bytes runs names of each
+ * item (mv_meta.runs), or all of it when runs is NULL: a record's gaps may be
+ * other fields of the same memory (memview/field_runs.go). */
+static void
+copy_fields(char *d, const Py_ssize_t *ds, const char *s, const Py_ssize_t *ss, const Py_ssize_t *shape, int nd,
+            Py_ssize_t itemsize, const int64_t *runs)
+{
+    if (runs == NULL) {
+        copy_strided(d, ds, s, ss, shape, nd, itemsize);
+        return;
+    }
+    for (int64_t k = 0; k < runs[0]; k++)
+        copy_strided(d + runs[1 + 2 * k], ds, s + runs[1 + 2 * k], ss, shape, nd, (Py_ssize_t)runs[2 + 2 * k]);
+}
+
 /* reach sets [*lo, *hi) to the bytes a layout's items reach, relative to item 0. */
 static void
 reach(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t itemsize, Py_ssize_t *lo,
@@ -124,11 +139,11 @@ reach(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t ite
 }
 
 /* mv_host_assign copies src (strides ss, 0 on broadcast axes) into dst of shape
- * as if through a temporary (CopyInto's rule); -1 with MemoryError when the
- * temporary cannot be had. */
+ * as if through a temporary (CopyInto's rule), only the field bytes of runs;
+ * -1 with MemoryError when the temporary cannot be had. */
 int
 mv_host_assign(char *dst, const Py_ssize_t *ds, const char *src, const Py_ssize_t *ss, const Py_ssize_t *shape,
-               int nd, Py_ssize_t itemsize)
+               int nd, Py_ssize_t itemsize, const int64_t *runs)
 {
     Py_ssize_t count = 1;
     for (int k = 0; k < nd; k++)
@@ -140,7 +155,7 @@ mv_host_assign(char *dst, const Py_ssize_t *ds, const char *src, const Py_ssize_
     reach(nd, shape, ss, itemsize, &slo, &shi);
     int overlap = dst + dhi > src + slo && src + shi > dst + dlo;
     if (!overlap) {
-        copy_strided(dst, ds, src, ss, shape, nd, itemsize);
+        copy_fields(dst, ds, src, ss, shape, nd, itemsize, runs);
         return 0;
     }
     int same = dst == src;
@@ -165,12 +180,22 @@ mv_host_assign(char *dst, const Py_ssize_t *ds, const char *src, const Py_ssize_
         return -1;
     }
     copy_strided(t, tstride, src, ss, tshape, nd, itemsize);
-    copy_strided(dst, ds, t, tread, shape, nd, itemsize);
+    copy_fields(dst, ds, t, tread, shape, nd, itemsize, runs);
     if (mapped)
         mv_child_unmap(t, n);
     else
         PyMem_Free(t);
     return 0;
+}
+
+void
+mv_shape_text(char *out, int nd, const Py_ssize_t *shape)
+{
+    size_t n = 0;
+    out[n++] = '(';
+    for (int k = 0; k < nd && n < MV_SHAPE_TEXT - 24; k++)
+        n += (size_t)PyOS_snprintf(out + n, MV_SHAPE_TEXT - n, k + 1 < nd ? "%zd," : "%zd", shape[k]);
+    PyOS_snprintf(out + n, MV_SHAPE_TEXT - n, nd == 1 ? ",)" : ")");
 }
 
 /* mv_host_broadcast sets out to strides that read a layout (nd, shape,
@@ -199,16 +224,11 @@ mv_host_broadcast(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, in
     }
     if (ok)
         return 0;
-    PyObject *from = PyTuple_New(nd), *into = PyTuple_New(dnd);
-    for (int k = 0; from && k < nd; k++)
-        PyTuple_SetItem(from, k, PyLong_FromSsize_t(shape[k]));
-    for (int k = 0; into && k < dnd; k++)
-        PyTuple_SetItem(into, k, PyLong_FromSsize_t(dshape[k]));
-    if (from && into)
-        PyErr_Format(PyExc_ValueError, "memview: could not broadcast input array from shape %R into shape %R",
-                     from, into);
-    Py_XDECREF(from);
-    Py_XDECREF(into);
+    char from[MV_SHAPE_TEXT], into[MV_SHAPE_TEXT];
+    mv_shape_text(from, nd, shape);
+    mv_shape_text(into, dnd, dshape);
+    PyErr_Format(PyExc_ValueError, "memview: could not broadcast input array from shape %s into shape %s", from,
+                 into);
     return -1;
 }
 

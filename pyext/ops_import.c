@@ -78,6 +78,7 @@ import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *vshape, cons
         .format = fi->format,
         .dtype = fi->dtype,
         .typestr = fi->typestr,
+        .runs = fi->runs,
         .readonly = readonly,
         .device_kind = MV_DEV_CPU,
         .device = "cpu",

@@ -382,8 +382,50 @@ mv_selftest_c_layout(PyObject *mod, PyObject *args)
     return Py_BuildValue("(NNnOii)", shape, strides, l.offset, scalar ? Py_True : Py_False, c, f);
 }
 
+/* numpy_view(a) -> a, or a C-level view of a that exports the spelling memview
+ * gives new arrays of its layout (Go's DType.Normal, the creation answer of the
+ * one cache): NumPy's PEP 3118 reader reads that as memview does, whatever the
+ * exporter's own spelling ("P", "3n", "ix"). memview's own ways into NumPy
+ * (__array__, __array_ufunc__) go through it; memoryview(a) keeps the
+ * exporter's spelling. */
+static PyObject *
+core_numpy_view(PyObject *mod, PyObject *o)
+{
+    (void)mod;
+    if (!mv_is_array(o)) {
+        PyErr_SetString(PyExc_TypeError, "memview: numpy_view needs a memview.Array");
+        return NULL;
+    }
+    MVArray *a = (MVArray *)o;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    const mv_item *it = mv_ask(MV_ASK_CREATE, a->dtype, (Py_ssize_t)strlen(a->dtype), 1);
+    if (it == NULL)
+        return NULL;
+    if (strcmp(it->format, a->format) == 0)
+        return Py_NewRef(o);
+    char *format = mv_pymem_strdup(it->format);
+    if (format == NULL)
+        return PyErr_NoMemory();
+    mv_layout l = {.ndim = a->ndim, .offset = 0};
+    for (int k = 0; k < a->ndim; k++) {
+        l.shape[k] = a->shape[k];
+        l.strides[k] = a->strides[k];
+    }
+    MVArray *v = (MVArray *)make_view(a, &l);
+    if (v == NULL) {
+        PyMem_Free(format);
+        return NULL;
+    }
+    if (v->format != v->fmt_inline)
+        PyMem_Free(v->format);
+    v->format = format; /* dealloc frees a format that is not inline */
+    return (PyObject *)v;
+}
+
 PyMethodDef mv_view_functions[] = {
     {"set_hooks", core_set_hooks, METH_VARARGS, "set_hooks(getitem, setitem, transpose, reshape)"},
+    {"numpy_view", core_numpy_view, METH_O, "numpy_view(a) -> a, or a view of a spelled as NumPy reads it"},
     {NULL},
 };
 
