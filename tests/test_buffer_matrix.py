@@ -115,7 +115,7 @@ def _span(shape, strides, itemsize):
 
 
 def is_record(a):
-    return a.format.startswith("T{")
+    return a.dtype.names is not None
 
 
 def reference(a):

@@ -153,7 +153,9 @@ def test_the_generated_code_table_is_the_go_cores():
             continue
         d = mv.dtype.from_format("<" + code)
         assert d.itemsize == std and d.kind == kind, code
-        if code not in ("g", "Zg", "w"):  # NumPy's own codes, which struct lacks
+        if code == "P":  # the pointer size under a standard prefix too, as ctypes writes c_void_p
+            assert std == struct.calcsize("@P")
+        elif code not in ("g", "Zg", "w"):  # NumPy's own codes, which struct lacks
             assert struct.calcsize("<" + code.replace("Z", "2")) == std, code  # Zf: two f
     for name, kind, _size, fmt, _ in _dtypes_table.BASIC:
         assert codes[fmt][0] == kind, name

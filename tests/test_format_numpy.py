@@ -1,13 +1,17 @@
-"""NumPy reads every array memview makes or exports with memview's item size and field
-offsets. NumPy's PEP 3118 reader differs from struct's: it reads the whole item as a
-record and pads it to its alignment under '@' (struct.calcsize("ix") is 5, NumPy makes
-"ix" 8 bytes), and it has no 'n', 'N' or 'P' and no whitespace. memview keeps struct's
-item size, the one PEP 3118 gives (itemsize == struct.calcsize(format)) and every CPython
-exporter states, and where NumPy would read the format otherwise exports a spelling both
-read alike ("<i1x"); memoryview sees the same bytes.
+"""NumPy reads every array memview makes with memview's item size and field offsets.
+NumPy's PEP 3118 reader differs from struct's: it reads the whole item as a record and
+pads it to its alignment under '@' (struct.calcsize("ix") is 5, NumPy makes "ix" 8
+bytes), and it has no 'n', 'N' or 'P' in records and no whitespace. memview keeps
+struct's item size, the one PEP 3118 gives (itemsize == struct.calcsize(format)) and
+every CPython exporter states. Arrays memview makes export a spelling both read alike
+("<i1x"); imported arrays export their exporter's format as it is written
+(tests/test_format_passthrough.py), and memview's own way into NumPy
+(memview._core.numpy_view, under __array__) reads them alike.
 
 The differential fuzz at the end makes random record formats, from struct's grammar and
-from NumPy's, and checks NumPy's reading of every export against memview's.
+from NumPy's, checks NumPy's reading of every export against memview's, and writes into
+NumPy arrays of those dtypes through memview and through NumPy on two copies of the
+same memory: every byte must agree, the gaps between fields included.
 MEMVIEW_RECORD_CASES sets the number of formats (default 2000), MEMVIEW_RECORD_SEED the
 random seed."""
 import math
@@ -20,6 +24,7 @@ import pytest
 from numpy._core._internal import _dtype_from_pep3118
 
 import memview as mv
+from memview import _core
 
 tb = pytest.importorskip("_testbuffer", reason="CPython's _testbuffer test module is not built")
 
@@ -105,6 +110,17 @@ def check_read_alike(a):
     return fmt
 
 
+def check_numpy_view(a):
+    """check_read_alike of the view memview reads a into NumPy through (a itself
+    where a's own spelling is the one memview makes); its format."""
+    nv = _core.numpy_view(a)
+    try:
+        return check_read_alike(nv)
+    finally:
+        if nv is not a:
+            nv.release()
+
+
 # formats whose item NumPy pads and struct does not, and others NumPy reads otherwise
 DIFFER = ["ix", "ib", "i:a:b:b:", "db", "qe", "3ix", "bib", "lx", "Pb", "nb", "i2s", "Zdb", "gb", "T{i:a:b:b:}b",
           "(2)ib", "i 2x d", " d ", "N", "e="]
@@ -144,19 +160,20 @@ STRUCT_SOURCES = [("ix", (7,)), ("ib", (-3, 4)), ("3ix", (1, 2, 3)), ("db", (2.5
 def test_testbuffer_sources_are_read_by_numpy_alike(fmt, item):
     ref = tb.ndarray([item] * 4, shape=[4], format=fmt, flags=tb.ND_WRITABLE)
     a = mv.from_buffer(ref)
-    out = check_read_alike(a)
-    theirs = _numpy_reading(fmt)
-    assert (out == fmt) == (theirs is not None and theirs.itemsize == struct.calcsize(fmt))
+    with memoryview(a) as m:
+        assert m.format == fmt  # the exporter's spelling, byte for byte
+    out = check_numpy_view(a)  # memview's own way into NumPy: a spelling NumPy reads alike
+    assert struct.calcsize(out) == struct.calcsize(fmt)
     with memoryview(a) as m, memoryview(ref) as r:
         assert m.tobytes() == r.tobytes() and m.itemsize == r.itemsize == struct.calcsize(out)
         assert struct.unpack_from(out, m, a.itemsize) == struct.unpack_from(fmt, r, ref.itemsize)
-    n = np.asarray(a)
+    n = a.__array__()
     assert a.tolist() == _plain(n.tolist())  # the values NumPy reads: records of struct's values
     n[1] = n[0]  # NumPy writes the exporter's memory
     with memoryview(ref) as r:
         assert r.tobytes()[ref.itemsize:2 * ref.itemsize] == r.tobytes()[:ref.itemsize]
     del n
-    n = np.asarray(a)
+    n = a.__array__()
     again = mv.from_buffer(n)  # and memview reads NumPy's reading back (NumPy names the fields)
     assert again.itemsize == a.itemsize and mv_leaves(mv.item_desc(again)) == mv_leaves(mv.item_desc(a))
     assert again.tolist() == a.tolist()
@@ -182,8 +199,8 @@ def test_numpy_structured_sources_come_back_alike(dt):
     x = np.zeros((3, 2), dt)
     x.view(np.uint8)[...] = np.arange(x.nbytes, dtype=np.uint8).reshape(x.view(np.uint8).shape) % 200
     a = mv.from_buffer(x)
-    check_read_alike(a)
-    back = np.asarray(a)
+    check_numpy_view(a)
+    back = a.__array__()
     assert back.tobytes() == x.tobytes() and back.dtype.itemsize == dt.itemsize
     # NumPy's own reading of its format where that has the item size: NumPy writes an aligned
     # record inside a packed one without its padding ("T{=d:x:B:y:}" for 16 bytes); else
@@ -193,7 +210,7 @@ def test_numpy_structured_sources_come_back_alike(dt):
     want = own if own is not None and own.itemsize == dt.itemsize else dt
     assert back.dtype == want or _offsets(back.dtype) == _offsets(want)  # NumPy may tell aligned records apart
     with a[::-1, 1] as v:  # views too
-        assert np.asarray(v).dtype == back.dtype and _plain(np.asarray(v).tolist()) == _plain(back[::-1, 1].tolist())
+        assert v.__array__().dtype == back.dtype and _plain(v.__array__().tolist()) == _plain(back[::-1, 1].tolist())
     del back
     a.release()
 
@@ -246,7 +263,8 @@ def _struct_items(fmt):
 
 def test_records_fuzz_against_numpy():
     r = random.Random(SEED)
-    checked = {"struct": 0, "records": 0, "rewritten": 0, "unrepresentable": 0, "numpy": 0, "numpy padded": 0, "numpy refused": 0}
+    checked = {"struct": 0, "records": 0, "respelled": 0, "unrepresentable": 0, "numpy": 0, "numpy padded": 0,
+               "numpy refused": 0, "writes": 0}
     for k in range(CASES):
         if k % 3 == 0:
             fmt = struct_format(r)
@@ -266,44 +284,47 @@ def test_records_fuzz_against_numpy():
             fmt = record_items(r, 0, set())
             theirs = _numpy_reading(fmt)
             if theirs is not None and theirs.itemsize:
-                check_numpy_source(np.zeros(2, theirs), checked)
+                check_numpy_source(np.zeros(4, theirs), checked, r)
             try:
                 a = mv.zeros(3, dtype=fmt)
             except TypeError:
                 continue  # items of 0 bytes
             src, kind = None, "records"
         try:
-            with memoryview(a) as m:
-                out = m.format
-            if kind == "records" and out == fmt and _numpy_reading(fmt) is None:
+            if kind == "records" and _numpy_reading(fmt) is None and _numpy_reading(a.format) is None:
                 # a layout NumPy has no dtype for (a sub-array of empty strings): no differential
                 checked["unrepresentable"] += 1
                 continue
-            out = check_read_alike(a)
             if kind == "struct":
-                assert struct.calcsize(out) == a.itemsize, (fmt, out)
                 with memoryview(a) as m, memoryview(src) as s:
-                    assert m.tobytes() == s.tobytes()
+                    assert m.format == fmt and m.tobytes() == s.tobytes()  # the exporter's spelling
+                out = check_numpy_view(a)
+                assert struct.calcsize(out) == a.itemsize, (fmt, out)
+            else:
+                out = check_read_alike(a)  # a made array: a spelling NumPy reads alike
             checked[kind] += 1
-            checked["rewritten"] += out != fmt
+            checked["respelled"] += out != fmt
         finally:
             a.release()
-    assert checked["struct"] > CASES // 5 and checked["records"] > CASES // 3 and checked["rewritten"] > CASES // 20, \
+    assert checked["struct"] > CASES // 5 and checked["records"] > CASES // 3 and checked["respelled"] > CASES // 20, \
         checked
     assert checked["unrepresentable"] < CASES // 50 and checked["numpy"] > CASES // 4, checked
-    assert checked["numpy refused"] < CASES // 20, checked
+    assert checked["numpy refused"] < CASES // 20 and checked["writes"] > CASES // 5, checked
     print(checked)
 
 
-def check_numpy_source(x, checked):
+def check_numpy_source(x, checked, r):
     """A NumPy array of the dtype NumPy reads from a random format: memview imports it
-    as NumPy reads its export, and NumPy reads memview's export alike. Where NumPy
-    cannot read its own export (it writes some records of mixed alignment with less
-    padding than it reads back, or without the padding at their end, or a record of
-    padding alone as "T{}"), memview adds the padding left out at the end, or refuses
-    the format."""
+    keeping its format (or, where the format misstates the item size, a corrected
+    spelling NumPy reads alike), NumPy reads memview's own view of it alike, and
+    writes through memview change the bytes NumPy's writes change and no others.
+    Where NumPy cannot read its own export (it writes some records of mixed
+    alignment with less padding than it reads back, or without the padding at their
+    end, or a record of padding alone as "T{}"), memview adds the padding left out at
+    the end, or refuses the format."""
     with memoryview(x) as m:
-        own = _numpy_reading(m.format)
+        fmt = m.format
+        own = _numpy_reading(fmt)
     try:
         b = mv.from_buffer(x)
     except (ValueError, TypeError):
@@ -311,8 +332,12 @@ def check_numpy_source(x, checked):
         checked["numpy refused"] += 1
         return
     try:
-        check_read_alike(b)
-        back = np.asarray(b)
+        with memoryview(b) as m:
+            mine = _size_read(fmt)
+            assert m.format == fmt if mine == x.dtype.itemsize else _numpy_reading(m.format) is not None, \
+                (fmt, m.format)
+        check_numpy_view(b)
+        back = b.__array__()
         assert back.dtype.itemsize == x.dtype.itemsize and back.tobytes() == x.tobytes()
         if own is not None and own.itemsize == x.dtype.itemsize:
             assert _flat(np_leaves(back.dtype)) == _flat(np_leaves(own))
@@ -322,6 +347,96 @@ def check_numpy_source(x, checked):
         checked["numpy"] += 1
     finally:
         b.release()
+    if own is not None and own == x.dtype:
+        # (where NumPy's format misstates its own dtype's fields, memview reads what the format says)
+        check_writes(x.dtype, r)
+        checked["writes"] += 1
+
+
+def _size_read(fmt):
+    try:
+        return mv.item_desc(fmt)["size"]
+    except (ValueError, TypeError):
+        return None
+
+
+def _kinds(dt, base=0, out=None):
+    """(offset, kind) of every bool and UCS-4 character of a NumPy dtype's items."""
+    out = [] if out is None else out
+    if dt.fields is not None:
+        for name in dt.names:
+            t, off = dt.fields[name][:2]
+            _kinds(t, base + off, out)
+    elif dt.subdtype is not None:
+        sub, shape = dt.subdtype
+        for i in range(math.prod(shape)):
+            _kinds(sub, base + i * sub.itemsize, out)
+    elif dt.kind == "b":
+        out.append((base, "b"))
+    elif dt.kind == "U":
+        out += [(base + 4 * k, "U") for k in range(dt.itemsize // 4)]
+    return out
+
+
+def _valid(dt, n, r):
+    """Random bytes for n items of dt, with the bools 0 or 1 and the characters code
+    points (other bytes are no values of those types: NumPy itself cannot read them)."""
+    raw = bytearray(r.randrange(256) for _ in range(n * dt.itemsize))
+    for i in range(n):
+        for off, kind in _kinds(dt, i * dt.itemsize):
+            if kind == "b":
+                raw[off] &= 1
+            else:
+                raw[off + 2:off + 4] = b"\0\0"
+                raw[off + 1] &= 0x7f  # below the surrogates
+    return bytes(raw)
+
+
+def check_writes(dt, r):
+    """Random writes that move bytes — element copies, overlapping slices, np.void
+    and ndarray sources, broadcasts, multi-field views — done by NumPy and by memview
+    on two copies of one random buffer of items of dt: every byte must agree."""
+    n = 5
+    raw = _valid(dt, n, r)
+    bases = [np.frombuffer(bytearray(raw), dt) for _ in range(2)]
+    names = [nm for nm in (dt.names or ()) if dt.fields[nm][0].itemsize]
+    if len(names) >= 2 and r.random() < 0.5:
+        pick = sorted(r.sample(range(len(names)), r.randint(1, len(names) - 1)))
+        try:
+            views = [b[[names[i] for i in pick]] for b in bases]
+        except (ValueError, KeyError):
+            views = list(bases)
+    else:
+        views = list(bases)
+    nv, mbase = views
+    try:
+        m = mv.from_buffer(mbase)
+    except (ValueError, TypeError):
+        return  # a format memview refuses (NumPy's own misstated ones): checked above
+    other = np.frombuffer(_valid(nv.dtype, n, r), nv.dtype)
+    i, j = r.randrange(n), r.randrange(n)
+    ops = [
+        lambda v, src: v.__setitem__(i, v[j]),
+        lambda v, src: v.__setitem__(slice(None), v[::-1]),
+        lambda v, src: v.__setitem__(slice(1, None), v[:-1]),
+        lambda v, src: v.__setitem__(slice(0, 4, 2), src[1::2]),
+        lambda v, src: v.__setitem__(i, other[j]),
+        lambda v, src: v.__setitem__(Ellipsis, other[j]),
+        lambda v, src: v.__setitem__(Ellipsis, src),
+    ]
+    if nv.dtype.names is None:
+        # elements of a plain dtype are Python numbers (a long double's the nearest
+        # float, as documented): its writes that move bytes are the slices'
+        ops = ops[1:4] + ops[6:]
+    try:
+        with mv.from_buffer(other) as mo:
+            for op in r.sample(ops, 3):
+                op(nv, other)
+                op(m, mo)
+                a, b = (x.view(np.uint8).tobytes() for x in bases)
+                assert a == b, (dt, nv.dtype, [k for k in range(len(a)) if a[k] != b[k]][:8])
+    finally:
+        m.release()
 
 
 def _numpy_reading(fmt):

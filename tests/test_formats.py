@@ -93,7 +93,7 @@ def test_records_by_dict_and_errors_change_nothing():
     assert n.tolist() == [(0, 0.0), (5, -2.5), (9, 1.5)]
     before = n.tobytes()
     bad = [((1, 2, 3), ValueError), ({"a": 1}, ValueError), (("x", 1.0), ValueError), ((None, 1.0), TypeError),
-           ((1 << 40, 0.0), OverflowError), (1.5, ValueError), ([9, 1.5], ValueError)]
+           ((1 << 40, 0.0), OverflowError), (1 + 2j, TypeError), ([9, 1.5], ValueError)]
     for value, exc in bad:
         with pytest.raises(exc):
             a[0] = value
@@ -102,6 +102,8 @@ def test_records_by_dict_and_errors_change_nothing():
     assert n.tolist()[:2] == [(1, 1.0), (2, 2.0)]
     a.fill((4, 4.0))
     assert n.tolist() == [(4, 4.0)] * 3
+    a[1] = 1.5  # a number sets every field, as in NumPy
+    assert n.tolist()[1] == (1, 1.5)
 
 
 BYTE_SWAPPED = [">i2", ">u2", ">i4", ">u4", ">i8", ">u8", ">f2", ">f4", ">f8", ">c8", ">c16", "<f8"]

@@ -55,6 +55,7 @@ from ._dtype import dtype  # noqa: E402
 from ._array import Array  # noqa: E402
 from ._buffers import Buffer, Builder  # noqa: E402
 from ._gpumemoryview import gpumemoryview  # noqa: E402
+from ._record import record  # noqa: E402
 from ._pools import (CheckedPool, LoggingPool, Pool, ProxyPool, default_pool,  # noqa: E402
                      set_default_pool, using_pool)
 from ._pools import pool_id as _pool_id  # noqa: E402
@@ -69,7 +70,7 @@ __all__ = [
     "Array", "Buffer", "Builder", "Pool", "ProxyPool", "LoggingPool", "CheckedPool",
     "set_default_pool", "using_pool", "empty", "zeros", "full", "arange", "from_buffer",
     "from_cuda_array_interface", "from_go", "item_desc", "from_dlpack", "from_arrow", "asarray",
-    "gpumemoryview", "cuda", "go_packages", "default_pool", "live_handles", "DTYPES", "dtype", "__version__",
+    "gpumemoryview", "cuda", "go_packages", "default_pool", "live_handles", "DTYPES", "dtype", "record", "__version__",
     "register_dask",
 ]
 __version__ = "0.1.0"
@@ -224,10 +225,14 @@ def from_buffer(obj, *, writable=None, copy=False) -> Array:
 
     obj is any PEP 3118 exporter. writable=None takes the source's own read-only
     flag, False makes the array read-only, True requires a writable source
-    (BufferError otherwise). A ctypes object's items are read from its type (the
-    field offsets ctypes gives a structure, padding included), not from the format
-    ctypes exports, which leaves the padding out; bitfields, unions and pointers,
-    which no format describes, are refused (TypeError).
+    (BufferError otherwise). The array exports the exporter's format string as it
+    is written, and so do its views. Where that string disagrees with the
+    exporter's item size (NumPy's "T{xxh:x:}" for 8-byte items, a ctypes
+    structure's format without its padding), the items are laid out as the
+    exporter's item size says — a ctypes object's from its type (the field offsets
+    ctypes gives a structure, padding included) — and exported in a corrected
+    spelling NumPy reads with that item size, those names and offsets; bitfields,
+    unions and pointers, which no format describes, are refused (TypeError).
 
     Only the span the view reaches is kept. Layouts memview cannot view exactly —
     strides that are not multiples of the item size, data misaligned for the

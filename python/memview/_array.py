@@ -9,7 +9,7 @@ from __future__ import annotations
 import numbers
 import operator
 
-from . import _cai, _cdata, _core, _dtype, _dtypes, _formats, _pickle
+from . import _cai, _cdata, _core, _dtype, _dtypes, _formats, _pickle, _record
 from . import cuda as _cuda
 from ._buffers import normalize_device as _normalize_device
 from ._pools import pool_id as _pool_id
@@ -132,7 +132,11 @@ def _as_source(value, dtype: str):
     if isinstance(value, _core.ArrayBase):
         if _name_of(value) == dtype:  # one layout, however spelled
             return value
-        return from_nested(value.tolist(), dtype) if value.ndim else _dtypes.pack(dtype, value[()])
+        return _converted(value.tolist(), value.shape, dtype)
+    if isinstance(value, _record.record) and value._dtype == dtype:
+        return value.tobytes()  # an element of this layout: its bytes, exactly
+    if type(value).__name__ == "void" and type(value).__module__ == "numpy" and _same_numpy_layout(value, dtype):
+        return value.tobytes()  # NumPy's record scalar, whose own buffer format misstates some layouts
     if isinstance(value, (numbers.Number, str)) or (isinstance(value, bytes) and dtype not in _dtypes.STRUCT):
         # bytes and str are one item of a bytes dtype; a str is parsed as a number
         # for a numeric one (as NumPy does); bytes are a buffer for numbers
@@ -159,14 +163,34 @@ def _as_source(value, dtype: str):
         return src
     if src is not None:  # another item type: convert memview's reading of its values
         try:
-            values = src.tolist()
+            values, shape = src.tolist(), src.shape
         finally:
             src.release()
     elif type(value).__module__ == "numpy" and hasattr(value, "tolist"):
-        values = value.tolist()  # NumPy's reading: a record scalar (np.void) whose format misstates its size
+        # NumPy's reading: a record scalar (np.void) whose format misstates its size
+        values, shape = value.tolist(), getattr(value, "shape", ())
     else:
-        values = memoryview(value).tolist()
-    return from_nested(values, dtype) if isinstance(values, list) else _dtypes.pack(dtype, values)
+        with memoryview(value) as m:
+            values, shape = m.tolist(), m.shape
+    return _converted(values, shape, dtype)
+
+
+def _same_numpy_layout(value, dtype: str) -> bool:
+    """Whether NumPy scalar value's dtype has the layout of memview's dtype."""
+    try:
+        return _dtype.dtype(value.dtype)._go == dtype
+    except (TypeError, ValueError):
+        return False
+
+
+def _converted(values, shape, dtype: str):
+    """The values of a source of shape (nested lists, or one value for shape ())
+    as element bytes of dtype (a fill) or a new array of dtype and that shape."""
+    if shape == ():
+        return _dtypes.pack(dtype, values)
+    if 0 in shape:  # no values: the shape alone, which nested lists lose
+        return _core.empty(tuple(shape), dtype, "C")
+    return from_nested(values, dtype)
 
 
 def _nest(values, shape, dim, start):
@@ -233,7 +257,7 @@ class Array(_core.ArrayBase):
         one = self.reshape(()) if self.ndim else self
         if one.format in _dtypes.MEMORYVIEW_FORMATS:
             return memoryview(one)[()]
-        return _dtypes.unpacker(self._name)(memoryview(one).tobytes())
+        return _dtypes.element(self._name, memoryview(one).tobytes())
 
     def tolist(self):
         """The elements as nested Python lists (a scalar for a 0-d array); device
@@ -416,12 +440,15 @@ class Array(_core.ArrayBase):
 
 
 def _host_ndarray(a):
-    """A NumPy view of a host array's memory; TypeError for device memory."""
+    """A NumPy view of a host array's memory; TypeError for device memory. It goes
+    through a view spelled as NumPy reads memview's items (_core.numpy_view), so
+    that it works for every format an exporter writes, those NumPy cannot read
+    ('P', "3n") or reads otherwise ("ix") included."""
     if a.device.startswith("cuda:"):
         raise TypeError(f"memview: the array is in {a.device} device memory; NumPy cannot use it in "
                         "place. Copy it to the host first: a.to('cpu') (or use CuPy: cupy.asarray(a))")
     import numpy
-    return numpy.asarray(memoryview(a))
+    return numpy.asarray(memoryview(_core.numpy_view(a)))
 
 
 # -- the C type's slow paths (pyext/ops_views.c): keys, values and dtypes its fast

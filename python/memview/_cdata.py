@@ -1,23 +1,27 @@
-"""ctypes objects as memview reads them: the item layout comes from the ctypes type.
+"""ctypes objects as memview reads them: where the format ctypes exports states the
+item size wrong, the item layout comes from the ctypes type.
 
-Before Python 3.14, ctypes misstates the PEP 3118 format of most structures: it
-writes every field with '<' or '>' (no alignment) and none of the padding, while the
-items have the C layout ("T{<i:a:<d:b:}", 12 bytes as written, for a 16-byte struct of
-an int and a double; 3.14 writes "T{<i:a:4x<d:b:}");
-a union or a structure with _pack_ is "B" with the structure's size, a c_void_p '<P'
-(which needs native sizes), a c_wchar '<u'. NumPy reads ctypes objects from their type
-for this reason, and so does memview: item_format writes one element's format from the
-type's fields and the offsets ctypes gives them, every offset explicit (standard sizes
-and 'x' padding, no alignment left to the reader), and the Go core reads that format
-as any other. What no format describes is refused with TypeError: bitfields, unions
-(overlapping fields), pointers and Python objects.
+An exporter's format is kept as it is written (memoryview(mv.from_buffer(x)).format
+is memoryview(x).format) wherever it agrees with the exporter's item size: a c_int
+array's "<i", a c_void_p array's "<P", a c_wchar array's "<u". Before Python 3.14,
+ctypes misstates the format of most structures: it writes every field with '<' or
+'>' (no alignment) and none of the padding, while the items have the C layout
+("T{<i:a:<d:b:}", 12 bytes as written, for a 16-byte struct of an int and a double;
+3.14 writes "T{<i:a:4x<d:b:}"); a union or a structure with _pack_ is "B" with the
+structure's size. NumPy reads ctypes objects from their type for this reason, and
+so does memview where the format disagrees with the item size: item_format writes
+one element's format from the type's fields and the offsets ctypes gives them, every
+offset explicit (standard sizes and 'x' padding, no alignment left to the reader),
+and the array exports that spelling, which NumPy and struct read with the
+exporter's item size. What no format describes is refused with TypeError:
+bitfields, unions (overlapping fields), pointers and Python objects.
 """
 from __future__ import annotations
 
 import functools
 import sys
 
-from . import _dtype
+from . import _core, _dtype
 
 #: a ctypes simple type's _type_ -> the NumPy kind of its values ('c' and 'u' are strings)
 _KINDS = {"b": "i", "h": "i", "i": "i", "l": "i", "q": "i", "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u",
@@ -29,8 +33,9 @@ _WHY = {"z": "a char * (c_char_p) points outside the buffer", "Z": "a wchar_t * 
 
 def item_format(obj):
     """The PEP 3118 format of one element of obj's buffer as its ctypes type lays
-    it out, or None if obj is not a ctypes structure, union, array or simple value
-    (nor a memoryview of one's whole elements): then its own format is read."""
+    it out, where obj is a ctypes structure, union, array or simple value (or a
+    memoryview of one's whole elements) whose own format disagrees with its item
+    size; None otherwise: then its own format is read, and re-exported as it is."""
     metas = _metaclasses()
     if metas is None:  # ctypes is not imported: no ctypes object exists
         return None
@@ -51,7 +56,21 @@ def item_format(obj):
     ct = sys.modules["ctypes"]
     while issubclass(t, ct.Array):  # the buffer's shape holds the array dimensions
         t = t._type_
-    return type_format(t)
+    fmt = type_format(t)  # TypeError for what no format describes, whatever ctypes writes
+    try:
+        with memoryview(obj) as m:
+            own, itemsize = m.format, m.itemsize
+    except (ValueError, TypeError):
+        return None  # released, or no buffer: the import says so
+    return None if _states_its_size(own, itemsize) else fmt
+
+
+def _states_its_size(fmt, itemsize) -> bool:
+    """Whether format fmt, as memview reads it, has items of itemsize bytes."""
+    try:
+        return _core.format_info(fmt)[1] == itemsize
+    except (ValueError, TypeError, RuntimeError):  # a format memview does not read (or, forked, never read)
+        return False
 
 
 _metas = None

@@ -418,9 +418,10 @@ def _numpy_format(np, d) -> str:
 
 
 # (NumPy kind, size) -> the format code of such a number in standard sizes (the Go
-# core's table; 'l' and 'L' are left out: their native size is not their standard one)
+# core's table; 'l' and 'L' are left out: their native size is not their standard one;
+# 'P', the pointer-sized twin of 'Q', too)
 _NP_CODE = {(kind, std): code for code, kind, std in _dtypes_table.CODES
-            if kind in "biufc" and std and code not in ("l", "L")}
+            if kind in "biufc" and std and code not in ("l", "L", "P")}
 
 
 def _np_item(d) -> str:
@@ -430,7 +431,11 @@ def _np_item(d) -> str:
         return "(" + ",".join(map(str, shape)) + ")" + _np_item(base)
     if d.fields is not None:
         parts, off = [], 0
-        for o, name, t in sorted((d.fields[n][1], n, d.fields[n][0]) for n in d.names):
+        # by offset, a field of no bytes before one that starts where it is, else in
+        # NumPy's order
+        fields = sorted((d.fields[n][1], d.fields[n][0].itemsize > 0, k, n) for k, n in enumerate(d.names))
+        for o, _, _, name in fields:
+            t = d.fields[name][0]
             if o < off:
                 raise TypeError(f"memview: data type {d} has overlapping fields, which no PEP 3118 format describes")
             if o > off:

@@ -10,7 +10,7 @@ import math
 import struct
 
 from ._convert import STRUCT, _INT_RANGE, _short, convert, half_nan, half_nan_bits, saturate  # noqa: F401
-from . import _formats
+from . import _formats, _record
 
 # formats whose elements memoryview.tolist() and indexing understand natively
 MEMORYVIEW_FORMATS = frozenset("?bBhHiIlLqQfd")
@@ -44,6 +44,17 @@ def unpacker(dtype: str):
     if dtype == "float16":
         return lambda b: _half(s.unpack(b)[0], b)
     return lambda b: s.unpack(b)[0]
+
+
+def element(dtype: str, raw: bytes):
+    """One element's Python value from its bytes: a memview.record for a record
+    dtype (a tuple of its fields that keeps the bytes), else what unpacker gives."""
+    if dtype not in STRUCT:
+        c = _formats.codec(dtype)
+        if c.is_record:
+            return _record.record(c.unpack(raw), c.top.names, raw, dtype)
+        return c.unpack(raw)
+    return unpacker(dtype)(raw)
 
 
 def iter_values(dtype: str, data: bytes):

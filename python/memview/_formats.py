@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import numbers
 import struct
 
 from . import _convert, _core, _dtypes_table
@@ -99,6 +100,8 @@ class _Leaf:
             self.struct.pack_into(buf, off, *(_convert.saturate(x) for x in (v if isinstance(v, tuple) else (v,))))
 
     def _put_bytes(self, buf, off, value):
+        if isinstance(value, numbers.Number) and not isinstance(value, complex) and self.code != "x":
+            value = str(value)  # a number broadcast into a record sets a string field to its text, as NumPy
         if isinstance(value, str):
             value = value.encode()
         elif self.code == "x" and not isinstance(value, (bytes, bytearray)):
@@ -181,6 +184,11 @@ def _collect(value, shape, depth, out, seq):
         _collect(v, shape, depth + 1, out, seq)
 
 
+def np_shape(shape) -> str:
+    """A shape as NumPy's messages write it: "(3,)", "(0,3,4)"."""
+    return str(tuple(shape)).replace(" ", "")
+
+
 def broadcast_flat(value, shape, seq=(list, tuple)):
     """The elements of value (nested by seq) broadcast to shape, as NumPy
     broadcasts an assigned value, in C order."""
@@ -190,7 +198,8 @@ def broadcast_flat(value, shape, seq=(list, tuple)):
         return []  # an empty list at a dimension of size 0: no elements, as tolist() gives them
     lead = len(shape) - len(vshape)
     if any(n != 1 and n != m for n, m in zip(vshape, shape[lead:])):
-        raise ValueError(f"memview: could not broadcast input array from shape {vshape} into shape {shape}")
+        raise ValueError(f"memview: could not broadcast input array from shape {np_shape(vshape)} "
+                         f"into shape {np_shape(shape)}")
     flat = []
     _collect(value, vshape, 0, flat, seq)
     if vshape == shape:
@@ -219,6 +228,10 @@ class _Record:
 
     def _put(self, buf, off, value):
         value = _plain(value)
+        if isinstance(value, numbers.Number):
+            for f in self.fields:  # as NumPy: one number sets every field (strings get its text)
+                f.encode(buf, off, value)
+            return
         if isinstance(value, dict):
             missing = [n for n in self.names if n not in value]
             if missing or len(value) != len(self.names):
