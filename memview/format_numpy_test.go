@@ -63,7 +63,7 @@ func readsAs(d *ItemDesc, g *numpyGolden) bool {
 
 // TestNumPyReadingGolden holds numpyReading, memview's model of NumPy's
 // reader, to NumPy itself: it refuses what NumPy refuses and reads the rest
-// as NumPy does, so that numpyReadsAlike is true exactly for the formats
+// as NumPy does, so that numpyReadsAs is true exactly for the formats
 // NumPy reads as memview does.
 func TestNumPyReadingGolden(t *testing.T) {
 	g := loadGolden(t)
@@ -101,7 +101,7 @@ func TestNumPyReadingGolden(t *testing.T) {
 			}
 			want := readsAs(d, tc.numpy)
 			if got := numpyReadsAs(tc.format, d); got != want {
-				t.Fatalf("numpyReadsAlike = %v; memview reads size %d leaves %v, NumPy %+v", got, d.Size, byteLeaves(d), tc.numpy)
+				t.Fatalf("numpyReadsAs = %v; memview reads size %d leaves %v, NumPy %+v", got, d.Size, byteLeaves(d), tc.numpy)
 			}
 			if want {
 				alike++
