@@ -67,6 +67,7 @@ func putDType(m *C.mv_meta, dt memview.DType) {
 	putString(unsafe.Pointer(&m.typestr[0]), len(m.typestr), dt.Typestr())
 	putString(unsafe.Pointer(&m.format[0]), len(m.format), format)
 	storeCPtr(&m.runs, fieldRunsC(dt))
+	m.normal = cbool(dt.Normal() == dt)
 	if len(format) >= len(m.format) {
 		storeCPtr(&m.long_format, unsafe.Pointer(C.CString(format)))
 	}

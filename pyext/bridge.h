@@ -60,6 +60,8 @@ typedef struct {
                           * which writes into existing memory touch: NULL for the whole item, else
                           * runs[0] (offset, length) pairs after it; made once per dtype, in C
                           * memory, and never freed (cfield_runs.go) */
+    int32_t normal;   /* format is the spelling memview gives new arrays of the layout
+                       * (memview.DType.Normal): a copy may take it as it is */
     int64_t *pending; /* CUDA memory: the word holding the stream with memview's work pending on
                        * the memory (CAI "stream", 0 for none), shared by every view of it and
                        * valid while the array is (package cuda's PendingStreamWord); else NULL */

@@ -82,6 +82,7 @@ typedef struct mv_array_s {
     int scalar;            /* MV_SK_*: how C reads and writes one element */
     const int64_t *runs;   /* the bytes of an item its fields hold, which writes into the
                             * memory touch (mv_meta.runs: NULL for all of them) */
+    int normal;            /* format is the spelling of new arrays of the layout (mv_meta.normal) */
     uintptr_t handle;      /* a C-level view's own Go array, made when Go code needs the
                             * view (mv_array_handle); the host's is its owner's */
     mv_owner own;          /* the owner this array hosts, when it took memory itself */
@@ -180,6 +181,7 @@ typedef struct {
     const char *device;        /* "cpu", "cuda:0", ... */
     const int64_t *pending;    /* CUDA memory: its shared pending-stream word; else NULL */
     const int64_t *runs;       /* the items' field bytes (mv_meta.runs); NULL for whole items */
+    int normal;                /* format is new memory's spelling of the layout (mv_meta.normal) */
     PyObject *base;            /* reported as base (referenced); may be NULL */
     const MVArray *like;       /* a view's parent: its items and device are taken as they
                                 * are, and the fields above from itemsize to runs unread */

@@ -327,6 +327,7 @@ mv_array_new(const mv_desc *d)
         a->device_id = l->device_id;
         a->pending = l->pending;
         a->runs = l->runs;
+        a->normal = l->normal;
     } else {
         if (d->short16) { /* the usual case: whole copies */
             a->format = memcpy(a->fmt_inline, d->format, sizeof a->fmt_inline);
@@ -343,6 +344,7 @@ mv_array_new(const mv_desc *d)
         a->device_id = d->device_id;
         a->pending = d->pending;
         a->runs = d->runs;
+        a->normal = d->normal;
     }
     if (a->format == NULL || a->dtype == NULL || (d->ndim > 0 && mv_shape_alloc(a, d->ndim) < 0)) {
         Py_DECREF(a);
@@ -386,6 +388,7 @@ mv_new_array(const mv_meta *m, PyObject *base)
         .device = m->device,
         .pending = m->pending,
         .runs = m->runs,
+        .normal = m->normal,
         .base = base,
     };
     MVArray *a = mv_array_new(&d);

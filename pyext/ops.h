@@ -116,6 +116,7 @@ typedef struct {
     char typestr[16];
     int short16;      /* format and dtype fit in 16 bytes with their NULs (mv_desc.short16) */
     const int64_t *runs; /* the items' field bytes (mv_meta.runs): NULL for whole items */
+    int normal;          /* format is new memory's spelling of the layout (mv_meta.normal) */
     char *json;       /* MV_ASK_DESC (PyMem) */
     PyObject *answer; /* the module function's result, made once */
 } mv_item;

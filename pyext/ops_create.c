@@ -123,18 +123,18 @@ short16_of(const MVArray *a)
 }
 
 /* made_item is what a copy of a is made of: the item type memview gives new
- * arrays of a's layout (the creation answer for its dtype name: Go's
- * DType.Normal, spelled as NumPy and struct read it, not as a's exporter
- * wrote it), or, in a forked child whose parent never asked, a's own items
- * (put in *own). */
+ * arrays of a's layout (Go's DType.Normal, spelled as NumPy and struct read it,
+ * not as a's exporter wrote it): a's own items (put in *own) where a already
+ * has that spelling, else the creation answer for its dtype name, or, in a
+ * forked child whose parent never asked, a's own items too. */
 static const mv_item *
 made_item(const MVArray *a, mv_item *own)
 {
-    const mv_item *f = mv_ask(MV_ASK_CREATE, a->dtype, (Py_ssize_t)strlen(a->dtype), 0);
+    const mv_item *f = a->normal ? NULL : mv_ask(MV_ASK_CREATE, a->dtype, (Py_ssize_t)strlen(a->dtype), 0);
     if (f != NULL)
         return f;
     *own = (mv_item){.itemsize = a->itemsize, .format = a->format, .dtype = a->dtype, .runs = a->runs,
-                     .short16 = short16_of(a)};
+                     .normal = a->normal, .short16 = short16_of(a)};
     memcpy(own->typestr, a->typestr, sizeof own->typestr);
     return own;
 }
@@ -182,6 +182,7 @@ block_array(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, char ord
         .dtype = f->dtype,
         .typestr = f->typestr,
         .runs = f->runs,
+        .normal = f->normal,
         .device_kind = MV_DEV_CPU,
         .device = "cpu",
         .short16 = f->short16,

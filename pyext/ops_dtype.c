@@ -128,6 +128,7 @@ ask_go(int ask, const char *key, mv_item *it, mv_err *e)
     free(m.long_dtype);
     it->itemsize = (Py_ssize_t)m.itemsize;
     it->runs = m.runs;
+    it->normal = m.normal;
     it->align = align > 0 ? align : 1;
     memcpy(it->typestr, m.typestr, sizeof it->typestr);
     it->typestr[sizeof it->typestr - 1] = 0;

@@ -79,6 +79,7 @@ import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *vshape, cons
         .dtype = fi->dtype,
         .typestr = fi->typestr,
         .runs = fi->runs,
+        .normal = fi->normal,
         .readonly = readonly,
         .device_kind = MV_DEV_CPU,
         .device = "cpu",

@@ -399,6 +399,8 @@ core_numpy_view(PyObject *mod, PyObject *o)
     MVArray *a = (MVArray *)o;
     if (mv_check_live(a) < 0)
         return NULL;
+    if (a->normal)
+        return Py_NewRef(o);
     const mv_item *it = mv_ask(MV_ASK_CREATE, a->dtype, (Py_ssize_t)strlen(a->dtype), 1);
     if (it == NULL)
         return NULL;
@@ -420,6 +422,7 @@ core_numpy_view(PyObject *mod, PyObject *o)
     if (v->format != v->fmt_inline)
         PyMem_Free(v->format);
     v->format = format; /* dealloc frees a format that is not inline */
+    v->normal = 1;
     return (PyObject *)v;
 }
 
