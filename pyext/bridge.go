@@ -224,51 +224,22 @@ func derive(h C.uintptr_t, m *C.mv_meta, e *C.mv_err, fn func(a *memview.Array) 
 	})
 }
 
-//export mvgo_index
-func mvgo_index(h C.uintptr_t, n C.int, idx *C.mv_index, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+//export mvgo_layout_view
+func mvgo_layout_view(h C.uintptr_t, offset C.int64_t, n C.int, shape, strides *C.int64_t, format *C.char,
+	readonly C.int, out *C.uintptr_t, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
-	var keys []memview.Index
-	if n > 0 {
-		for _, k := range unsafe.Slice(idx, int(n)) {
-			switch k.kind {
-			case 0:
-				keys = append(keys, memview.Int(int(k.value)))
-			case 1:
-				keys = append(keys, memview.Index{Kind: memview.IndexSlice,
-					Start: int(k.start), Stop: int(k.stop), Step: int(k.step),
-					HasStart: k.has_start != 0, HasStop: k.has_stop != 0})
-			case 2:
-				keys = append(keys, memview.Ellipsis())
-			case 3:
-				keys = append(keys, memview.NewAxis())
-			default:
-				return setErr(e, fmt.Errorf("memview: bad index kind %d: %w", k.kind, memview.ErrIndex))
+	// A view C computed (pyext/ops_views.c, ops_fields.c) gets its Go array when
+	// Go code needs it: its items are the owner's, or those of its own format (a
+	// view of record fields); the layout is checked against the buffer here again.
+	return withArray(h, e, func(a *memview.Array) error {
+		dt := a.DType()
+		if f := C.GoString(format); f != dt.Format() {
+			var err error
+			if dt, err = memview.DTypeFromFormat(f); err != nil {
+				return fmt.Errorf("memview: view of a %s array: %w", a.DType(), err)
 			}
 		}
-	}
-	return derive(h, m, e, func(a *memview.Array) (*memview.Array, error) { return a.Index(keys...) })
-}
-
-//export mvgo_transpose
-func mvgo_transpose(h C.uintptr_t, n C.int, axes *C.int64_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
-	defer guard(e, &rc)
-	return derive(h, m, e, func(a *memview.Array) (*memview.Array, error) { return a.Transpose(ints(axes, n)...) })
-}
-
-//export mvgo_reshape
-func mvgo_reshape(h C.uintptr_t, n C.int, shape *C.int64_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
-	defer guard(e, &rc)
-	return derive(h, m, e, func(a *memview.Array) (*memview.Array, error) { return a.Reshape(ints(shape, n)...) })
-}
-
-//export mvgo_layout_view
-func mvgo_layout_view(h C.uintptr_t, offset C.int64_t, n C.int, shape, strides *C.int64_t, readonly C.int,
-	out *C.uintptr_t, e *C.mv_err) (rc C.int) {
-	defer guard(e, &rc)
-	// A view C computed (pyext/ops_views.c) gets its Go array when Go code needs
-	// it: the layout is checked against the buffer here again.
-	return withArray(h, e, func(a *memview.Array) error {
-		v, err := memview.NewArray(a.Buffer(), a.DType(), ints(shape, n), ints(strides, n),
+		v, err := memview.NewArray(a.Buffer(), dt, ints(shape, n), ints(strides, n),
 			a.Offset()+int(offset), readonly != 0 || a.ReadOnly())
 		if err != nil {
 			return fmt.Errorf("memview: view of a %s array: %w", a.DType(), err)
@@ -280,12 +251,6 @@ func mvgo_layout_view(h C.uintptr_t, offset C.int64_t, n C.int, shape, strides *
 		*out = C.uintptr_t(newHandle(v))
 		return nil
 	})
-}
-
-//export mvgo_readonly
-func mvgo_readonly(h C.uintptr_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
-	defer guard(e, &rc)
-	return derive(h, m, e, (*memview.Array).AsReadOnly)
 }
 
 //export mvgo_pool_info

@@ -282,8 +282,8 @@ mv_array_handle(MVArray *a)
     mv_layout_int64(a, shape, strides);
     uintptr_t out = 0;
     mv_err e;
-    if (mv_go_layout_view(root, (int64_t)(a->buf - host_of(o)->buf), a->ndim, shape, strides, a->readonly, &out,
-                          &e) != 0) {
+    if (mv_go_layout_view(root, (int64_t)(a->buf - host_of(o)->buf), a->ndim, shape, strides, a->format,
+                          a->readonly, &out, &e) != 0) {
         mv_raise(&e);
         return 0;
     }

@@ -113,43 +113,11 @@ mv_go_release(uintptr_t h, mv_err *e)
 }
 
 int
-mv_go_index(uintptr_t h, int n, mv_index *idx, mv_meta *m, mv_err *e)
-{
-    if (mv_in_child)
-        return refused(e, "mvgo_index");
-    return mvgo_index(h, n, idx, m, e);
-}
-
-int
-mv_go_transpose(uintptr_t h, int n, int64_t *axes, mv_meta *m, mv_err *e)
-{
-    if (mv_in_child)
-        return refused(e, "mvgo_transpose");
-    return mvgo_transpose(h, n, axes, m, e);
-}
-
-int
-mv_go_reshape(uintptr_t h, int n, int64_t *shape, mv_meta *m, mv_err *e)
-{
-    if (mv_in_child)
-        return refused(e, "mvgo_reshape");
-    return mvgo_reshape(h, n, shape, m, e);
-}
-
-int
-mv_go_layout_view(uintptr_t h, int64_t offset, int n, int64_t *shape, int64_t *strides, int readonly, uintptr_t *out, mv_err *e)
+mv_go_layout_view(uintptr_t h, int64_t offset, int n, int64_t *shape, int64_t *strides, char *format, int readonly, uintptr_t *out, mv_err *e)
 {
     if (mv_in_child)
         return refused(e, "mvgo_layout_view");
-    return mvgo_layout_view(h, offset, n, shape, strides, readonly, out, e);
-}
-
-int
-mv_go_readonly(uintptr_t h, mv_meta *m, mv_err *e)
-{
-    if (mv_in_child)
-        return refused(e, "mvgo_readonly");
-    return mvgo_readonly(h, m, e);
+    return mvgo_layout_view(h, offset, n, shape, strides, format, readonly, out, e);
 }
 
 void
@@ -310,6 +278,14 @@ mv_go_cuda_pool_stats(int64_t *out)
     if (mv_in_child)
         return;
     mvgo_cuda_pool_stats(out);
+}
+
+int
+mv_go_field_info(char *key, mv_meta *m, int64_t *offset, mv_err *e)
+{
+    if (mv_in_child)
+        return refused(e, "mvgo_field_info");
+    return mvgo_field_info(key, m, offset, e);
 }
 
 int

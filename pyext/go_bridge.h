@@ -26,11 +26,7 @@ int mv_go_wrap_device(uintptr_t ptr, int ndim, int64_t *shape, int64_t *strides,
 int mv_go_dtype_info(char *name, int asFormat, mv_meta *m, mv_err *e);
 int mv_go_cuda_device_count(void);
 int mv_go_release(uintptr_t h, mv_err *e);
-int mv_go_index(uintptr_t h, int n, mv_index *idx, mv_meta *m, mv_err *e);
-int mv_go_transpose(uintptr_t h, int n, int64_t *axes, mv_meta *m, mv_err *e);
-int mv_go_reshape(uintptr_t h, int n, int64_t *shape, mv_meta *m, mv_err *e);
-int mv_go_layout_view(uintptr_t h, int64_t offset, int n, int64_t *shape, int64_t *strides, int readonly, uintptr_t *out, mv_err *e);
-int mv_go_readonly(uintptr_t h, mv_meta *m, mv_err *e);
+int mv_go_layout_view(uintptr_t h, int64_t offset, int n, int64_t *shape, int64_t *strides, char *format, int readonly, uintptr_t *out, mv_err *e);
 void mv_go_pool_info(char *backend, int nb, char *warning, int nw);
 int mv_go_buffer_new(int64_t size, uint64_t pool, int resizable, mv_buf_meta *m, mv_err *e);
 int mv_go_buffer_from(void *src, int64_t n, uint64_t pool, int mutable, mv_buf_meta *m, mv_err *e);
@@ -51,6 +47,7 @@ int mv_go_stream_create(int ordinal, int nonBlocking, uintptr_t *out, mv_err *e)
 int mv_go_stream_destroy(uintptr_t h, mv_err *e);
 int mv_go_stream_sync(int ordinal, uintptr_t h, int query, int *done, mv_err *e);
 void mv_go_cuda_pool_stats(int64_t *out);
+int mv_go_field_info(char *key, mv_meta *m, int64_t *offset, mv_err *e);
 int mv_go_import_foreign(uintptr_t ptr, int ndim, int64_t *shape, int64_t *strides, char *dtype, int readonly, int devKind, int devID, void *token, char *who, mv_meta *m, mv_err *e);
 int mv_go_dtype_desc(char *name, char **out, mv_err *e);
 int mv_go_from_gopy(int64_t h, int writable, mv_meta *m, mv_err *e);
@@ -71,5 +68,8 @@ int mv_go_wait_event(int ordinal, uintptr_t ev, mv_err *e);
 
 /* only where //go:build memview_selftest */
 int mv_go_selftest_panic(mv_err *e);
+int mv_go_index(uintptr_t h, int n, mv_index *idx, mv_meta *m, mv_err *e);
+int mv_go_transpose(uintptr_t h, int n, int64_t *axes, mv_meta *m, mv_err *e);
+int mv_go_reshape(uintptr_t h, int n, int64_t *shape, mv_meta *m, mv_err *e);
 
 #endif

@@ -25,3 +25,27 @@ mv_go_selftest_panic(mv_err *e)
         return refused(e, "mvgo_selftest_panic");
     return mvgo_selftest_panic(e);
 }
+
+int
+mv_go_index(uintptr_t h, int n, mv_index *idx, mv_meta *m, mv_err *e)
+{
+    if (mv_in_child)
+        return refused(e, "mvgo_index");
+    return mvgo_index(h, n, idx, m, e);
+}
+
+int
+mv_go_transpose(uintptr_t h, int n, int64_t *axes, mv_meta *m, mv_err *e)
+{
+    if (mv_in_child)
+        return refused(e, "mvgo_transpose");
+    return mvgo_transpose(h, n, axes, m, e);
+}
+
+int
+mv_go_reshape(uintptr_t h, int n, int64_t *shape, mv_meta *m, mv_err *e)
+{
+    if (mv_in_child)
+        return refused(e, "mvgo_reshape");
+    return mvgo_reshape(h, n, shape, m, e);
+}

@@ -115,8 +115,9 @@ convert_int(MVBuilder *b, PyObject *v, char *dst)
         double d = PyFloat_AsDouble(v);
         if (d == -1.0 && PyErr_Occurred())
             return -1;
-        if (isnan(d) || isinf(d)) {
-            PyErr_Format(PyExc_ValueError, "memview: cannot convert float %R to integer %S", v, b->dtype);
+        if (isnan(d) || isinf(d)) { /* as int() and NumPy: ValueError for NaN, OverflowError for infinity */
+            PyErr_Format(isnan(d) ? PyExc_ValueError : PyExc_OverflowError,
+                         "memview: cannot convert float %s to integer %S", isnan(d) ? "NaN" : "infinity", b->dtype);
             return -1;
         }
         d = trunc(d);

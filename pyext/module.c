@@ -24,12 +24,12 @@ _Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t), "memview needs a 64-bit Py
 
 /* Slots, attributes and methods of memview._core.ArrayBase: core_array.c's
  * (the buffer protocol, the cached attributes), then the views' (indexing,
- * len, iteration, T, transpose, reshape), creation's (copy), and one table per
+ * len, iteration, T, transpose, reshape), creation's (copy), writes' (fill), and one table per
  * exchange protocol. */
 static PyType_Slot *const array_slot_tables[] = {mv_array_core_slots, mv_view_slots};
 static PyGetSetDef *const array_getset_tables[] = {mv_array_core_getset, mv_view_getset, mv_array_interface_getset};
-static PyMethodDef *const array_method_tables[] = {mv_view_methods, mv_create_methods, mv_dlpack_methods,
-                                                   mv_arrow_methods};
+static PyMethodDef *const array_method_tables[] = {mv_view_methods, mv_create_methods, mv_assign_methods,
+                                                   mv_dlpack_methods, mv_arrow_methods};
 #define MAX_SLOTS 24
 #define MAX_GETSET 32
 #define MAX_METHODS 48
@@ -98,7 +98,7 @@ static PyMethodDef module_functions[] = {
 static PyMethodDef *const function_tables[] = {
     module_functions,
     mv_proto_functions, mv_dlpack_functions, mv_arrow_functions, mv_pickle_functions,             /* proto */
-    mv_ops_go_functions, mv_view_functions, mv_dtype_functions, mv_cuda_functions,                 /* ops */
+    mv_ops_go_functions, mv_view_functions, mv_assign_functions, mv_cast_functions, mv_dtype_functions, mv_cuda_functions, /* ops */
     mv_block_functions, mv_child_functions,                                                      /* core */
 };
 

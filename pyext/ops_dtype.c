@@ -65,6 +65,7 @@ free_entry(entry *x)
     PyMem_Free(x->item.format);
     PyMem_Free(x->item.dtype);
     PyMem_Free(x->item.json);
+    PyMem_Free(x->item.sub);
     Py_CLEAR(x->item.answer);
     memset(x, 0, sizeof *x);
 }
@@ -116,6 +117,26 @@ ask_go(int ask, const char *key, mv_item *it, mv_err *e)
     case MV_ASK_IMPORT:
         rc = mv_go_import_info((char *)key, &m, &align, e);
         break;
+    case MV_ASK_FIELD: {
+        int64_t offset = 0;
+        m.ndim = 0;
+        rc = mv_go_field_info((char *)key, &m, &offset, e);
+        it->offset = (Py_ssize_t)offset;
+        if (rc == 0 && m.ndim > 0) {
+            it->sub = PyMem_Malloc(2 * (size_t)m.ndim * sizeof(Py_ssize_t));
+            if (it->sub == NULL) {
+                free(m.long_format);
+                free(m.long_dtype);
+                return 1;
+            }
+            for (int k = 0; k < m.ndim; k++) {
+                it->sub[k] = (Py_ssize_t)m.shape[k];
+                it->sub[m.ndim + k] = (Py_ssize_t)m.strides[k];
+            }
+            it->nsub = m.ndim;
+        }
+        break;
+    }
     default:
         rc = mv_go_dtype_info((char *)key, ask == MV_ASK_FORMAT, &m, e);
     }
@@ -253,7 +274,7 @@ static const char *const basic_codes[] = {MV_BASIC_DTYPES(MV_DTYPE_FORMAT) "q", 
 static void
 ask_all(const char *key)
 {
-    for (int ask = 0; ask < MV_NASK; ask++)
+    for (int ask = 0; ask < MV_ASK_FIELD; ask++) /* fields are asked of records only */
         mv_ask(ask, key, (Py_ssize_t)strlen(key), 0);
 }
 

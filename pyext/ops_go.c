@@ -264,124 +264,6 @@ core_from_cai(PyObject *mod, PyObject *args)
     return mv_new_array(&m, obj);
 }
 
-/* ---- views ---- */
-
-/* view(a, key: tuple of 7-int tuples) -> Array (basic indexing) */
-static PyObject *
-core_view(PyObject *mod, PyObject *args)
-{
-    (void)mod;
-    PyObject *o, *key;
-    if (!PyArg_ParseTuple(args, "OO!", &o, &PyTuple_Type, &key))
-        return NULL;
-    if (!mv_go_usable()) {
-        MVArray *h = mv_host_array(o, "array");
-        return h ? mv_child_view(h, key) : NULL;
-    }
-    MVArray *a = mv_live_array(o, "array");
-    if (a == NULL)
-        return NULL;
-    Py_ssize_t n = PyTuple_Size(key);
-    if (n > 2 * MV_MAXDIM) {
-        PyErr_SetString(PyExc_IndexError, "memview: too many indices");
-        return NULL;
-    }
-    mv_index idx[2 * MV_MAXDIM];
-    for (Py_ssize_t i = 0; i < n; i++) {
-        int64_t f[7];
-        PyObject *item = PyTuple_GetItem(key, i);
-        if (!PyTuple_Check(item) || PyTuple_Size(item) != 7) {
-            PyErr_SetString(PyExc_TypeError, "memview: malformed index key");
-            return NULL;
-        }
-        if (mv_int64_tuple(item, f, "index") < 0)
-            return NULL;
-        idx[i] = (mv_index){.kind = f[0], .value = f[1], .start = f[2], .stop = f[3],
-                            .step = f[4], .has_start = f[5], .has_stop = f[6]};
-    }
-    mv_meta m;
-    mv_err e;
-    int rc = mv_go_index(mv_go_handle(a), (int)n, idx, &m, &e);
-    return mv_finish_meta(rc, &m, &e, mv_view_base(a));
-}
-
-/* Parse (array, tuple of ints) arguments. */
-static MVArray *
-array_and_ints(PyObject *args, int64_t *out, int *n, const char *what)
-{
-    PyObject *o, *t;
-    if (!PyArg_ParseTuple(args, "OO", &o, &t))
-        return NULL;
-    MVArray *a = mv_live_array(o, "array");
-    if (a == NULL || (*n = mv_int64_tuple(t, out, what)) < 0)
-        return NULL;
-    return a;
-}
-
-/* transpose(a, axes: tuple) -> Array; () reverses the axes */
-static PyObject *
-core_transpose(PyObject *mod, PyObject *args)
-{
-    (void)mod;
-    PyObject *o, *t;
-    if (!mv_go_usable()) {
-        if (!PyArg_ParseTuple(args, "OO!", &o, &PyTuple_Type, &t))
-            return NULL;
-        MVArray *h = mv_host_array(o, "array");
-        return h ? mv_child_transpose(h, t) : NULL;
-    }
-    int64_t axes[MV_MAXDIM];
-    int n;
-    MVArray *a = array_and_ints(args, axes, &n, "axes");
-    if (a == NULL)
-        return NULL;
-    mv_meta m;
-    mv_err e;
-    int rc = mv_go_transpose(mv_go_handle(a), n, axes, &m, &e);
-    return mv_finish_meta(rc, &m, &e, mv_view_base(a));
-}
-
-/* reshape(a, shape: tuple) -> Array view, or ValueError if a copy is needed */
-static PyObject *
-core_reshape(PyObject *mod, PyObject *args)
-{
-    (void)mod;
-    PyObject *o, *t;
-    if (!mv_go_usable()) {
-        if (!PyArg_ParseTuple(args, "OO!", &o, &PyTuple_Type, &t))
-            return NULL;
-        MVArray *h = mv_host_array(o, "array");
-        return h ? mv_child_reshape(h, t) : NULL;
-    }
-    int64_t shape[MV_MAXDIM];
-    int n;
-    MVArray *a = array_and_ints(args, shape, &n, "shape");
-    if (a == NULL)
-        return NULL;
-    mv_meta m;
-    mv_err e;
-    int rc = mv_go_reshape(mv_go_handle(a), n, shape, &m, &e);
-    return mv_finish_meta(rc, &m, &e, mv_view_base(a));
-}
-
-/* readonly_view(a) -> Array: the same elements, read-only */
-static PyObject *
-core_readonly_view(PyObject *mod, PyObject *o)
-{
-    (void)mod;
-    if (!mv_go_usable()) {
-        MVArray *h = mv_host_array(o, "array");
-        return h ? mv_child_readonly(h) : NULL;
-    }
-    MVArray *a = mv_live_array(o, "array");
-    if (a == NULL)
-        return NULL;
-    mv_meta m;
-    mv_err e;
-    int rc = mv_go_readonly(mv_go_handle(a), &m, &e);
-    return mv_finish_meta(rc, &m, &e, mv_view_base(a));
-}
-
 /* ---- copies and writes (Go does the work) ---- */
 
 /* copy(a, order: str, device: str = "" (a's), stream: int = 0, pool: int = 0) ->
@@ -426,43 +308,13 @@ core_copy(PyObject *mod, PyObject *args)
     return mv_finish_meta(rc, &m, &e, NULL);
 }
 
-/* child_copyto is copyto in a forked child: host arrays, CopyInto's rules. */
+/* go_copyto(dst, src, stream=0): Go's strided copy with broadcasting between
+ * arrays of one item type on any devices, overlap-safe (the facade's path for
+ * CUDA memory; host arrays are written by ops_assign.c). Device-only work is
+ * left pending on the stream, which every view of either operand's memory then
+ * reports. */
 static PyObject *
-child_copyto(PyObject *d, PyObject *s, unsigned long long stream)
-{
-    MVArray *dst = mv_host_array(d, "destination"), *src = dst ? mv_host_array(s, "source") : NULL;
-    if (src == NULL)
-        return NULL;
-    if (stream != 0)
-        return mv_raise_forked("a copy on a stream");
-    if (dst->itemsize != src->itemsize || strcmp(dst->dtype, src->dtype) != 0) {
-        PyErr_Format(PyExc_TypeError, "memview: copy of %s into %s", src->dtype, dst->dtype);
-        return NULL;
-    }
-    if (dst->readonly) {
-        PyErr_SetString(PyExc_ValueError, "memview: copy into a read-only array");
-        return NULL;
-    }
-    Py_ssize_t ss[MV_MAXDIM];
-    if (mv_host_broadcast(src->ndim, src->shape, src->strides, dst->ndim, dst->shape, ss) < 0)
-        return NULL;
-    int rc;
-    dst->busy++;
-    src->busy++;
-    NOGIL(dst->len >= MV_NOGIL_MIN,
-          rc = mv_host_assign(dst->buf, dst->strides, src->buf, ss, dst->shape, dst->ndim, dst->itemsize, dst->runs));
-    dst->busy--;
-    src->busy--;
-    if (rc < 0)
-        return NULL;
-    Py_RETURN_NONE;
-}
-
-/* copyto(dst, src, stream=0): strided copy with broadcasting, between any devices;
- * overlap-safe. Device-only work is left pending on the stream, which every view
- * of either operand's memory then reports. */
-static PyObject *
-core_copyto(PyObject *mod, PyObject *args)
+core_go_copyto(PyObject *mod, PyObject *args)
 {
     (void)mod;
     PyObject *d, *s;
@@ -470,7 +322,7 @@ core_copyto(PyObject *mod, PyObject *args)
     if (!PyArg_ParseTuple(args, "OO|O&", &d, &s, mv_u64_arg, &stream))
         return NULL;
     if (!mv_go_usable())
-        return child_copyto(d, s, stream);
+        return mv_raise_forked_cuda("a copy with CUDA memory");
     MVArray *dst = mv_live_array(d, "destination");
     if (dst == NULL)
         return NULL;
@@ -490,9 +342,10 @@ core_copyto(PyObject *mod, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* fill(a, item: bytes, stream=0) — item is one element's bytes */
+/* go_fill(a, item: bytes, stream=0): Go's fill of every element with one
+ * element's bytes (the facade's path for CUDA memory) */
 static PyObject *
-core_fill(PyObject *mod, PyObject *args)
+core_go_fill(PyObject *mod, PyObject *args)
 {
     (void)mod;
     PyObject *o;
@@ -501,31 +354,8 @@ core_fill(PyObject *mod, PyObject *args)
     unsigned long long stream = 0;
     if (!PyArg_ParseTuple(args, "Oy#|O&", &o, &item, &n, mv_u64_arg, &stream))
         return NULL;
-    if (!mv_go_usable()) {
-        MVArray *h = mv_host_array(o, "array");
-        if (h == NULL)
-            return NULL;
-        if (stream != 0)
-            return mv_raise_forked("a fill on a stream");
-        if (n != h->itemsize) {
-            PyErr_Format(PyExc_ValueError, "memview: fill with %zd bytes for %s items of %zd bytes", n, h->dtype,
-                         h->itemsize);
-            return NULL;
-        }
-        if (h->readonly) {
-            PyErr_SetString(PyExc_ValueError, "memview: fill of a read-only array");
-            return NULL;
-        }
-        Py_ssize_t zero[MV_MAXDIM] = {0};
-        int rc;
-        h->busy++;
-        NOGIL(h->len >= MV_NOGIL_MIN,
-              rc = mv_host_assign(h->buf, h->strides, item, zero, h->shape, h->ndim, h->itemsize, h->runs));
-        h->busy--;
-        if (rc < 0)
-            return NULL;
-        Py_RETURN_NONE;
-    }
+    if (!mv_go_usable())
+        return mv_raise_forked_cuda("a fill of CUDA memory");
     MVArray *a = mv_live_array(o, "array");
     if (a == NULL)
         return NULL;
@@ -566,18 +396,25 @@ core_release(PyObject *mod, PyObject *o)
     Py_RETURN_NONE;
 }
 
+PyObject *
+mv_import_go(PyObject *obj)
+{
+    PyObject *args = Py_BuildValue("(Oi)", obj, -1);
+    if (args == NULL)
+        return NULL;
+    PyObject *r = core_from_buffer(NULL, args);
+    Py_DECREF(args);
+    return r;
+}
+
 PyMethodDef mv_ops_go_functions[] = {
     {"empty", core_empty, METH_VARARGS, "empty(shape, dtype, order, device=None, pool=0) -> zero-filled Go-owned array"},
     {"from_buffer", core_from_buffer, METH_VARARGS,
      "from_buffer(obj, writable, go=False, format=None) -> array over obj's memory"},
     {"from_cai", core_from_cai, METH_VARARGS, "from_cai(obj, ptr, shape, strides, typestr, readonly, stream)"},
-    {"view", core_view, METH_VARARGS, "view(a, key) -> basic-indexing view"},
-    {"transpose", core_transpose, METH_VARARGS, "transpose(a, axes) -> view"},
-    {"reshape", core_reshape, METH_VARARGS, "reshape(a, shape) -> view"},
-    {"readonly_view", core_readonly_view, METH_O, "readonly_view(a) -> read-only view"},
     {"copy", core_copy, METH_VARARGS, "copy(a, order, device='', stream=0, pool=0) -> new array"},
-    {"copyto", core_copyto, METH_VARARGS, "copyto(dst, src, stream=0): strided copy with broadcasting"},
-    {"fill", core_fill, METH_VARARGS, "fill(a, item_bytes, stream=0)"},
+    {"go_copyto", core_go_copyto, METH_VARARGS, "go_copyto(dst, src, stream=0): Go's copy, CUDA memory too"},
+    {"go_fill", core_go_fill, METH_VARARGS, "go_fill(a, item_bytes, stream=0): Go's fill, CUDA memory too"},
     {"release", core_release, METH_O, "release(a): free the array's reference now"},
     {NULL},
 };

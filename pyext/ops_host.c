@@ -107,12 +107,9 @@ copy_strided(char *d, const Py_ssize_t *ds, const char *s, const Py_ssize_t *ss,
     }
 }
 
-/* copy_fields is copy_strided writing only the field bytes runs names of each
- * item (mv_meta.runs), or all of it when runs is NULL: a record's gaps may be
- * other fields of the same memory (memview/field_runs.go). */
-static void
-copy_fields(char *d, const Py_ssize_t *ds, const char *s, const Py_ssize_t *ss, const Py_ssize_t *shape, int nd,
-            Py_ssize_t itemsize, const int64_t *runs)
+void
+mv_host_copy(char *d, const Py_ssize_t *ds, const char *s, const Py_ssize_t *ss, const Py_ssize_t *shape, int nd,
+             Py_ssize_t itemsize, const int64_t *runs)
 {
     if (runs == NULL) {
         copy_strided(d, ds, s, ss, shape, nd, itemsize);
@@ -155,7 +152,7 @@ mv_host_assign(char *dst, const Py_ssize_t *ds, const char *src, const Py_ssize_
     reach(nd, shape, ss, itemsize, &slo, &shi);
     int overlap = dst + dhi > src + slo && src + shi > dst + dlo;
     if (!overlap) {
-        copy_fields(dst, ds, src, ss, shape, nd, itemsize, runs);
+        mv_host_copy(dst, ds, src, ss, shape, nd, itemsize, runs);
         return 0;
     }
     int same = dst == src;
@@ -180,7 +177,7 @@ mv_host_assign(char *dst, const Py_ssize_t *ds, const char *src, const Py_ssize_
         return -1;
     }
     copy_strided(t, tstride, src, ss, tshape, nd, itemsize);
-    copy_fields(dst, ds, t, tread, shape, nd, itemsize, runs);
+    mv_host_copy(dst, ds, t, tread, shape, nd, itemsize, runs);
     if (mapped)
         mv_child_unmap(t, n);
     else
@@ -358,4 +355,24 @@ mv_child_import_foreign(PyObject *base, mv_foreign *token, void *data, int nd, c
 fail:
     Py_DECREF(k); /* the token stays the caller's */
     return NULL;
+}
+
+/* ---- C-level views ---- */
+
+PyObject *
+mv_view_of(MVArray *p, const mv_layout *l)
+{
+    mv_desc d = {
+        .buf = p->buf + l->offset,
+        .ndim = l->ndim,
+        .shape = l->shape,
+        .strides = l->strides,
+        .readonly = p->readonly,
+        .base = p->base ? p->base : (PyObject *)p,
+        .like = p, /* the items, the device, the memory's shared pending-stream word */
+    };
+    MVArray *v = mv_array_new(&d);
+    if (v != NULL)
+        mv_hold(v, p);
+    return (PyObject *)v;
 }

@@ -140,14 +140,100 @@ core_selftest_dlpack_vectorcall(PyObject *mod, PyObject *arg)
     return PyBool_FromLong(mv_dlpack_selftest_vectorcall(on));
 }
 
+/* ---- the Go core's views: the oracle of C's layouts (tests/test_views_c.py) ---- */
+
+/* _go_view(a, key: tuple of 7-int tuples, as tests/test_views_c.py encodes a
+ * basic-indexing key) -> the Go core's Array.Index view */
+static PyObject *
+core_go_view(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *o, *key;
+    if (!PyArg_ParseTuple(args, "OO!", &o, &PyTuple_Type, &key))
+        return NULL;
+    MVArray *a = mv_live_array(o, "array");
+    if (a == NULL)
+        return NULL;
+    Py_ssize_t n = PyTuple_Size(key);
+    if (n > 2 * MV_MAXDIM) {
+        PyErr_SetString(PyExc_IndexError, "memview: too many indices");
+        return NULL;
+    }
+    mv_index idx[2 * MV_MAXDIM];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t f[7];
+        PyObject *item = PyTuple_GetItem(key, i);
+        if (!PyTuple_Check(item) || PyTuple_Size(item) != 7) {
+            PyErr_SetString(PyExc_TypeError, "memview: malformed index key");
+            return NULL;
+        }
+        if (mv_int64_tuple(item, f, "index") < 0)
+            return NULL;
+        idx[i] = (mv_index){.kind = f[0], .value = f[1], .start = f[2], .stop = f[3],
+                            .step = f[4], .has_start = f[5], .has_stop = f[6]};
+    }
+    mv_meta m;
+    mv_err e;
+    int rc = mv_go_index(mv_go_handle(a), (int)n, idx, &m, &e);
+    return mv_finish_meta(rc, &m, &e, mv_view_base(a));
+}
+
+/* array and tuple of ints, for _go_transpose and _go_reshape */
+static MVArray *
+array_and_ints(PyObject *args, int64_t *out, int *n, const char *what)
+{
+    PyObject *o, *t;
+    if (!PyArg_ParseTuple(args, "OO", &o, &t))
+        return NULL;
+    MVArray *a = mv_live_array(o, "array");
+    if (a == NULL || (*n = mv_int64_tuple(t, out, what)) < 0)
+        return NULL;
+    return a;
+}
+
+/* _go_transpose(a, axes: tuple) -> the Go core's Array.Transpose view */
+static PyObject *
+core_go_transpose(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    int64_t axes[MV_MAXDIM];
+    int n;
+    MVArray *a = array_and_ints(args, axes, &n, "axes");
+    if (a == NULL)
+        return NULL;
+    mv_meta m;
+    mv_err e;
+    int rc = mv_go_transpose(mv_go_handle(a), n, axes, &m, &e);
+    return mv_finish_meta(rc, &m, &e, mv_view_base(a));
+}
+
+/* _go_reshape(a, shape: tuple) -> the Go core's Array.Reshape view */
+static PyObject *
+core_go_reshape(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    int64_t shape[MV_MAXDIM];
+    int n;
+    MVArray *a = array_and_ints(args, shape, &n, "shape");
+    if (a == NULL)
+        return NULL;
+    mv_meta m;
+    mv_err e;
+    int rc = mv_go_reshape(mv_go_handle(a), n, shape, &m, &e);
+    return mv_finish_meta(rc, &m, &e, mv_view_base(a));
+}
+
 static PyMethodDef selftest_methods[] = {
+    {"_go_view", core_go_view, METH_VARARGS, "_go_view(a, key) -> the Go core's basic-indexing view"},
+    {"_go_transpose", core_go_transpose, METH_VARARGS, "_go_transpose(a, axes) -> the Go core's view"},
+    {"_go_reshape", core_go_reshape, METH_VARARGS, "_go_reshape(a, shape) -> the Go core's view"},
     {"_selftest_panic", core_selftest_panic, METH_NOARGS, "raise SystemError from a recovered Go panic"},
     {"_selftest_go_text", core_selftest_go_text, METH_NOARGS,
      "_selftest_go_text() -> (start, end): the Go code a forked child makes unexecutable"},
     {"_selftest_dlpack_vectorcall", core_selftest_dlpack_vectorcall, METH_O,
      "_selftest_dlpack_vectorcall(on) -> bool: how from_dlpack calls producers"},
     {"_c_layout", mv_selftest_c_layout, METH_VARARGS,
-     "_c_layout(a, op, arg) -> (shape, strides, offset, scalar, c, f) or None: ops_views.c's layout"},
+     "_c_layout(a, op, arg) -> (shape, strides, offset, scalar, c, f): core_layouts.c's layout, or its error"},
     {NULL},
 };
 

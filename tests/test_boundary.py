@@ -39,15 +39,15 @@ def test_gopy_surface_is_small_and_guarded():
 
 def test_core_functions_check_their_arguments():
     a = mv.zeros(3)
-    for call in (lambda: _core.view(3, ()), lambda: _core.copy("x", "C"),
-                 lambda: _core.copyto(a, b"abc"), lambda: _core.fill(None, b"\0" * 8),
+    for call in (lambda: _core.copy("x", "C"), lambda: _core.copyto(3, a), lambda: _core.copyto(a, object()),
+                 lambda: _core.go_copyto(a, b"abc"), lambda: _core.go_fill(None, b"\0" * 8),
                  lambda: _core.release(object()), lambda: _core.set_array_type(int),
-                 lambda: _core.view(a, ((9, 0, 0, 0, 0, 0, 0),)),
-                 lambda: _core.view(a, ("x",)), lambda: _core.transpose(a, [0])):
-        with pytest.raises((TypeError, IndexError)):
+                 lambda: a[((9, 0),)], lambda: a["x"], lambda: a.transpose([0, 0]),
+                 lambda: _core.readonly_view(3), lambda: _core.numpy_view("x")):
+        with pytest.raises((TypeError, IndexError, ValueError)):
             call()
     with pytest.raises(ValueError):
-        _core.fill(a, b"\0")  # wrong item size
+        _core.go_fill(a, b"\0")  # wrong item size
     with pytest.raises(ValueError):
         _core.empty((2,), "float64", "CF")
     assert a.tolist() == [0.0, 0.0, 0.0]

@@ -131,7 +131,9 @@ def test_go_adopts_the_block(plain):
     a = mv.zeros(100)
     v = a[10:20]
     lent = _core.blocks_stats()[2]
-    a.fill(2.0)  # Go is handed the array: it takes the block over
+    a.fill(2.0)  # C writes it: the block stays C's
+    assert _core.blocks_stats()[2] == lent
+    a.copy(pool=plain).release()  # Go is handed the array: it takes the block over
     assert _core.blocks_stats()[2] == lent - 1
     assert mv.live_handles() == handles  # counted by the pool, not as a handle
     assert np.asarray(v).tolist() == [2.0] * 10

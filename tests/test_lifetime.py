@@ -144,9 +144,9 @@ def test_a_failed_call_gives_back_the_handles_it_made():
     a = mv.from_buffer(src)
     v = a[::3]
     with pytest.raises(ValueError, match="broadcast"):
-        mv._core.copyto(v, mv.zeros(5))  # Go is handed both, then refuses (4,) from (5,)
+        mv._core.go_copyto(v, mv.zeros(5))  # Go is handed both, then refuses (4,) from (5,)
     assert mv.live_handles() == before[1]
-    mv._core.copyto(v, mv.full(4, 7.0))
+    mv._core.go_copyto(v, mv.full(4, 7.0))
     assert src.tolist()[::3] == [7.0] * 4
     assert mv.live_handles() == before[1] + 2  # kept after a call that worked: the import's, the view's
     del a, v

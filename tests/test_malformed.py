@@ -130,14 +130,20 @@ def _consumers(a):
     yield "buffer protocol", lambda: memoryview(a)
     yield "bytes()", lambda: bytes(a)
     yield "numpy frombuffer", lambda: np.frombuffer(a)
-    yield "_core.view", lambda: _core.view(a, ())
-    yield "_core.transpose", lambda: _core.transpose(a, ())
-    yield "_core.reshape", lambda: _core.reshape(a, (6,))
+    yield "indexing", lambda: a[()]
+    yield "a field", lambda: a["x"]
+    yield "assignment", lambda: a.__setitem__(Ellipsis, 1.0)
+    yield "transpose", lambda: _core.ArrayBase.transpose(a)
+    yield "reshape", lambda: _core.ArrayBase.reshape(a, 6)
+    yield "fill", lambda: _core.ArrayBase.fill(a, 0.0)
     yield "_core.readonly_view", lambda: _core.readonly_view(a)
+    yield "_core.numpy_view", lambda: _core.numpy_view(a)
     yield "_core.copy", lambda: _core.copy(a, "C")
     yield "_core.copyto dst", lambda: _core.copyto(a, live)
     yield "_core.copyto src", lambda: _core.copyto(live, a)
-    yield "_core.fill", lambda: _core.fill(a, b"\0" * 8)
+    yield "_core.go_copyto dst", lambda: _core.go_copyto(a, live)
+    yield "_core.go_copyto src", lambda: _core.go_copyto(live, a)
+    yield "_core.go_fill", lambda: _core.go_fill(a, b"\0" * 8)
     yield "_core.lend_slice", lambda: _core.lend_slice(a, "float64")  # a Go []float64 over a
     yield "_core.lend_array", lambda: _core.lend_array(a)  # a Go *memview.Array viewing a
     yield "mv.item_desc", lambda: mv.item_desc(a)

@@ -71,7 +71,7 @@ __all__ = [
     "set_default_pool", "using_pool", "empty", "zeros", "full", "arange", "from_buffer",
     "from_cuda_array_interface", "from_go", "item_desc", "from_dlpack", "from_arrow", "asarray",
     "gpumemoryview", "cuda", "go_packages", "default_pool", "live_handles", "DTYPES", "dtype", "record", "__version__",
-    "register_dask",
+    "register_dask", "copyto", "ComplexWarning",
 ]
 __version__ = "0.1.0"
 
@@ -159,6 +159,16 @@ def full(shape, value, dtype=None, *, order="C", device="cpu", stream=None, pool
         a.release()
         raise
     return a
+
+
+def copyto(dst: Array, src, *, casting: str = "same_kind") -> None:
+    """Copy src's values into dst, in place, broadcasting src to dst's shape, as
+    numpy.copyto does. src is a memview array, any buffer exporter (a NumPy array,
+    bytes, array.array), nested lists or a scalar. casting ('no', 'equiv', 'safe',
+    'same_kind' or 'unsafe') is NumPy's rule for which casts of array data are
+    allowed (TypeError otherwise); the casts themselves are NumPy's, warnings
+    included. A src that overlaps dst is read as if copied first."""
+    _core.copyto(dst, src, casting=casting)
 
 
 def arange(start, stop=None, step=1, *, dtype=None, device="cpu", stream=None, pool=None) -> Array:
@@ -381,6 +391,20 @@ def register_dask() -> None:
     carries them out of band."""
     from . import _dask
     _dask.register()
+
+
+ComplexWarning: type[RuntimeWarning]
+"""The warning a cast of complex to real numbers gives (it discards the imaginary
+part), as NumPy warns: NumPy's numpy.exceptions.ComplexWarning where NumPy can be
+imported (one warning filter serves both), else memview's own RuntimeWarning
+subclass. Resolved on first use, so that importing memview does not import NumPy."""
+
+
+def __getattr__(name):
+    # memview.ComplexWarning, above: the class is chosen on first use
+    if name == "ComplexWarning":
+        return _core.complex_warning()
+    raise AttributeError(f"module 'memview' has no attribute {name!r}")
 
 
 if "distributed" in _sys.modules:

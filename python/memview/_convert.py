@@ -33,8 +33,10 @@ def convert(dtype: str, value):
             value = int(value)  # as NumPy: "invalid literal for int() with base 10: 'x'"
         if isinstance(value, float) or (not hasattr(value, "__index__") and hasattr(value, "__float__")):
             f = float(value)
-            if math.isnan(f) or math.isinf(f):
-                raise ValueError(f"memview: cannot convert float {f} to integer {dtype}")
+            if math.isnan(f):  # as int() and NumPy: ValueError for NaN, OverflowError for infinity
+                raise ValueError(f"memview: cannot convert float NaN to integer {dtype}")
+            if math.isinf(f):
+                raise OverflowError(f"memview: cannot convert float infinity to integer {dtype}")
             value = int(f)
         else:
             value = operator.index(value)

@@ -1,0 +1,497 @@
+/*
+ * ops_cast.c — casts between the numeric item types (bool, the integers,
+ * float16/32/64, complex64/128, in either byte order), as NumPy's unsafe casts
+ * do them.
+ *
+ * Each element goes through the C conversion NumPy's own cast loops compile
+ * ((int32_t)double, (float)int64_t, ...), so that on one machine the results
+ * are NumPy's, out-of-range float to int included, which C leaves to the
+ * platform. float16 is converted in software from the bits, rounding to
+ * nearest even, straight from a double where the source is a double (no double
+ * rounding), as NumPy does. What the hardware reports while a cast runs
+ * (invalid: NaN or out of range to an integer; overflow: too large for the
+ * float) is returned as MV_CAST_* flags, and mv_cast_postwarn turns them into
+ * NumPy's warnings, under NumPy's error state where NumPy is loaded.
+ *
+ * The kernels need no GIL: ops_assign.c runs long casts without it.
+ */
+#include <fenv.h>
+
+#include "ops.h"
+
+/* ---- the item types ---- */
+
+typedef struct {
+    float re, im;
+} cfloat;
+typedef struct {
+    double re, im;
+} cdouble;
+
+/* The numeric types, in the order of mv_num.type: name, C type, class, component type. */
+#define MV_NUM_TYPES(X)                                                                                          \
+    X(b1, uint8_t, BOOL, uint8_t)                                                                                \
+    X(i1, int8_t, INT, int8_t)                                                                                   \
+    X(i2, int16_t, INT, int16_t)                                                                                 \
+    X(i4, int32_t, INT, int32_t)                                                                                 \
+    X(i8, int64_t, INT, int64_t)                                                                                 \
+    X(u1, uint8_t, INT, uint8_t)                                                                                 \
+    X(u2, uint16_t, INT, uint16_t)                                                                               \
+    X(u4, uint32_t, INT, uint32_t)                                                                               \
+    X(u8, uint64_t, INT, uint64_t)                                                                               \
+    X(f2, uint16_t, HALF, uint16_t)                                                                              \
+    X(f4, float, FLT, float)                                                                                     \
+    X(f8, double, FLT, double)                                                                                   \
+    X(c8, cfloat, CPLX, float)                                                                                   \
+    X(c16, cdouble, CPLX, double)
+/* the same list, for the inner loop of a nested expansion */
+#define MV_NUM_TYPES2(X)                                                                                         \
+    X(b1, uint8_t, BOOL, uint8_t)                                                                                \
+    X(i1, int8_t, INT, int8_t)                                                                                   \
+    X(i2, int16_t, INT, int16_t)                                                                                 \
+    X(i4, int32_t, INT, int32_t)                                                                                 \
+    X(i8, int64_t, INT, int64_t)                                                                                 \
+    X(u1, uint8_t, INT, uint8_t)                                                                                 \
+    X(u2, uint16_t, INT, uint16_t)                                                                               \
+    X(u4, uint32_t, INT, uint32_t)                                                                               \
+    X(u8, uint64_t, INT, uint64_t)                                                                               \
+    X(f2, uint16_t, HALF, uint16_t)                                                                              \
+    X(f4, float, FLT, float)                                                                                     \
+    X(f8, double, FLT, double)                                                                                   \
+    X(c8, cfloat, CPLX, float)                                                                                   \
+    X(c16, cdouble, CPLX, double)
+
+enum {
+#define X(n, t, c, ct) T_##n,
+    MV_NUM_TYPES(X)
+#undef X
+        T_COUNT
+};
+
+int
+mv_num_of(const char *typestr, mv_num *out)
+{
+    if (typestr == NULL || typestr[0] == 0 || typestr[1] == 0)
+        return 0;
+    char order = typestr[0], kind = typestr[1];
+    char *end;
+    long size = strtol(typestr + 2, &end, 10);
+    if (*end != 0 || size <= 0)
+        return 0;
+    static const struct {
+        char kind;
+        int size, type;
+    } known[] = {
+        {'b', 1, T_b1}, {'i', 1, T_i1}, {'i', 2, T_i2}, {'i', 4, T_i4},  {'i', 8, T_i8},
+        {'u', 1, T_u1}, {'u', 2, T_u2}, {'u', 4, T_u4}, {'u', 8, T_u8},  {'f', 2, T_f2},
+        {'f', 4, T_f4}, {'f', 8, T_f8}, {'c', 8, T_c8}, {'c', 16, T_c16},
+    };
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (known[k].kind == kind && known[k].size == size) {
+#if PY_LITTLE_ENDIAN
+            int swapped = order == '>';
+#else
+            int swapped = order == '<';
+#endif
+            if (size == 1)
+                swapped = 0;
+            *out = (mv_num){.kind = kind, .size = (int)size, .swapped = swapped, .type = known[k].type};
+            return 1;
+        }
+    return 0;
+}
+
+/* ---- float16, from and to the bits ---- */
+
+/* halfbits_from: the float16 nearest (ties to even) to the binary number of
+ * sign sgn, biased exponent e (bias bias) and significand m of mbits bits (no
+ * implicit bit), with overflow raised as the hardware would. */
+static uint16_t
+halfbits_from(uint16_t sgn, int64_t e, uint64_t m, int mbits, int64_t bias, int64_t emax)
+{
+    if (e == emax) { /* infinity or NaN: the top of the payload kept, a NaN kept a NaN */
+        if (m == 0)
+            return (uint16_t)(sgn | 0x7c00u);
+        uint16_t h = (uint16_t)(0x7c00u | (uint16_t)(m >> (mbits - 10)));
+        if (h == 0x7c00u)
+            h++;
+        return (uint16_t)(sgn | h);
+    }
+    if (e == 0 && m == 0)
+        return sgn;
+    int64_t he = e - bias + 15; /* the float16 biased exponent */
+    if (e == 0)                 /* a subnormal source: far below float16's range */
+        return sgn;
+    if (he >= 31) {
+        feraiseexcept(FE_OVERFLOW);
+        return (uint16_t)(sgn | 0x7c00u);
+    }
+    uint64_t full = m | ((uint64_t)1 << mbits); /* with the implicit bit */
+    int shift;                                  /* bits to drop from full to get the float16 significand */
+    if (he <= 0) {                              /* a float16 subnormal */
+        shift = mbits - 10 + (int)(1 - he);
+        if (shift > mbits + 1)
+            return sgn; /* below half the smallest subnormal: rounds to zero */
+        he = 0;
+    } else {
+        shift = mbits - 10;
+    }
+    uint64_t keep = full >> shift, rest = full & (((uint64_t)1 << shift) - 1), half = (uint64_t)1 << (shift - 1);
+    if (rest > half || (rest == half && (keep & 1)))
+        keep++;
+    uint32_t bits;
+    if (he == 0)
+        bits = (uint32_t)keep; /* a subnormal, or the smallest normal after rounding */
+    else
+        bits = ((uint32_t)he << 10) + (uint32_t)(keep - (1u << 10)); /* a carry moves into the exponent */
+    if (bits >= 0x7c00u) {
+        feraiseexcept(FE_OVERFLOW);
+        bits = 0x7c00u;
+    }
+    return (uint16_t)(sgn | bits);
+}
+
+static uint16_t
+float_to_half(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return halfbits_from((uint16_t)((b >> 16) & 0x8000u), (b >> 23) & 0xff, b & 0x7fffffu, 23, 127, 0xff);
+}
+
+static uint16_t
+double_to_half(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    return halfbits_from((uint16_t)((b >> 48) & 0x8000u), (int64_t)((b >> 52) & 0x7ff), b & 0xfffffffffffffull, 52,
+                         1023, 0x7ff);
+}
+
+static double
+half_to_double(uint16_t h)
+{
+    uint64_t sgn = (uint64_t)(h & 0x8000u) << 48, e = (h >> 10) & 0x1f, m = h & 0x3ffu, b;
+    if (e == 0x1f) {
+        b = sgn | 0x7ff0000000000000ull | (m << 42);
+    } else if (e == 0) {
+        if (m == 0) {
+            b = sgn;
+        } else { /* a subnormal: normalised */
+            int shift = 0;
+            while (!(m & 0x400u)) {
+                m <<= 1;
+                shift++;
+            }
+            b = sgn | ((uint64_t)(1023 - 15 + 1 - shift) << 52) | ((m & 0x3ffu) << 42);
+        }
+    } else {
+        b = sgn | ((e - 15 + 1023) << 52) | (m << 42);
+    }
+    double d;
+    memcpy(&d, &b, 8);
+    return d;
+}
+
+static float
+half_to_float(uint16_t h)
+{
+    /* every float16 is a float; a NaN's payload moves as NumPy moves it */
+    uint32_t sgn = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ffu, b;
+    if (e == 0x1f) {
+        b = sgn | 0x7f800000u | (m << 13);
+        float f;
+        memcpy(&f, &b, 4);
+        return f;
+    }
+    return (float)half_to_double(h);
+}
+
+/* ---- one element: NumPy's conversion for each class of source and target ---- */
+
+/* CONV_<source class>_<target class>(target type, target component, source
+ * component, x, out) */
+#define CONV_BOOL_BOOL(DT, DC, SC, x, out) out = (DT)((x) != 0)
+#define CONV_BOOL_INT(DT, DC, SC, x, out) out = (DT)(x)
+#define CONV_BOOL_FLT(DT, DC, SC, x, out) out = (DT)(x)
+#define CONV_BOOL_HALF(DT, DC, SC, x, out) out = float_to_half((float)(x))
+#define CONV_BOOL_CPLX(DT, DC, SC, x, out) (out).re = (DC)(x), (out).im = 0
+#define CONV_INT_BOOL CONV_BOOL_BOOL
+#define CONV_INT_INT CONV_BOOL_INT
+#define CONV_INT_FLT CONV_BOOL_INT
+#define CONV_INT_HALF CONV_BOOL_HALF
+#define CONV_INT_CPLX CONV_BOOL_CPLX
+#define CONV_FLT_BOOL CONV_BOOL_BOOL
+#define CONV_FLT_INT CONV_BOOL_INT
+#define CONV_FLT_FLT CONV_BOOL_INT
+#define CONV_FLT_HALF(DT, DC, SC, x, out) out = sizeof(SC) == 8 ? double_to_half((double)(x)) : float_to_half((float)(x))
+#define CONV_FLT_CPLX CONV_BOOL_CPLX
+#define CONV_HALF_BOOL(DT, DC, SC, x, out) out = (DT)(((x)&0x7fffu) != 0)
+#define CONV_HALF_INT(DT, DC, SC, x, out) out = (DT)half_to_float(x)
+#define CONV_HALF_FLT(DT, DC, SC, x, out) out = sizeof(DT) == 8 ? (DT)half_to_double(x) : (DT)half_to_float(x)
+#define CONV_HALF_HALF(DT, DC, SC, x, out) out = (x)
+#define CONV_HALF_CPLX(DT, DC, SC, x, out)                                                                       \
+    (out).re = sizeof(DC) == 8 ? (DC)half_to_double(x) : (DC)half_to_float(x), (out).im = 0
+#define CONV_CPLX_BOOL(DT, DC, SC, x, out) out = (DT)((x).re != 0 || (x).im != 0)
+#define CONV_CPLX_INT(DT, DC, SC, x, out) out = (DT)(x).re
+#define CONV_CPLX_FLT CONV_CPLX_INT
+#define CONV_CPLX_HALF(DT, DC, SC, x, out)                                                                       \
+    out = sizeof(SC) == 8 ? double_to_half((double)(x).re) : float_to_half((float)(x).re)
+#define CONV_CPLX_CPLX(DT, DC, SC, x, out) (out).re = (DC)(x).re, (out).im = (DC)(x).im
+
+/* swap reverses each component (of size c) of the n bytes at p */
+static inline void
+swap(unsigned char *p, int n, int c)
+{
+    for (int o = 0; o < n; o += c)
+        for (int i = 0, j = c - 1; i < j; i++, j--) {
+            unsigned char t = p[o + i];
+            p[o + i] = p[o + j];
+            p[o + j] = t;
+        }
+}
+
+/* one strided loop over n elements; sw: bit 0 the source is byte-swapped, bit 1 the target */
+typedef void cast_loop(char *d, Py_ssize_t dstep, const char *s, Py_ssize_t sstep, Py_ssize_t n, int sw);
+
+#define LOOP(SN, ST, SK, SCT, DN, DT, DK, DCT)                                                                   \
+    static void cast_##SN##_##DN(char *d, Py_ssize_t dstep, const char *s, Py_ssize_t sstep, Py_ssize_t n,      \
+                                 int sw)                                                                         \
+    {                                                                                                            \
+        if (sw == 0 && dstep == (Py_ssize_t)sizeof(DT) && sstep == (Py_ssize_t)sizeof(ST)) {                     \
+            for (Py_ssize_t k = 0; k < n; k++) {                                                                 \
+                ST x;                                                                                            \
+                DT y;                                                                                            \
+                memcpy(&x, s + k * (Py_ssize_t)sizeof(ST), sizeof x);                                           \
+                CONV_##SK##_##DK(DT, DCT, SCT, x, y);                                                            \
+                memcpy(d + k * (Py_ssize_t)sizeof(DT), &y, sizeof y);                                           \
+            }                                                                                                    \
+            return;                                                                                              \
+        }                                                                                                        \
+        for (Py_ssize_t k = 0; k < n; k++, s += sstep, d += dstep) {                                             \
+            ST x;                                                                                                \
+            DT y;                                                                                                \
+            memcpy(&x, s, sizeof x);                                                                             \
+            if (sw & 1)                                                                                          \
+                swap((unsigned char *)&x, (int)sizeof x, (int)sizeof(SCT));                                      \
+            CONV_##SK##_##DK(DT, DCT, SCT, x, y);                                                                \
+            if (sw & 2)                                                                                          \
+                swap((unsigned char *)&y, (int)sizeof y, (int)sizeof(DCT));                                      \
+            memcpy(d, &y, sizeof y);                                                                             \
+        }                                                                                                        \
+    }
+
+/* Expand LOOP for every (source, target) pair: PAIR_<source> fixes the source,
+ * MV_NUM_TYPES2 gives every target. */
+#define PAIR_b1(DN, DT, DK, DCT) LOOP(b1, uint8_t, BOOL, uint8_t, DN, DT, DK, DCT)
+#define PAIR_i1(DN, DT, DK, DCT) LOOP(i1, int8_t, INT, int8_t, DN, DT, DK, DCT)
+#define PAIR_i2(DN, DT, DK, DCT) LOOP(i2, int16_t, INT, int16_t, DN, DT, DK, DCT)
+#define PAIR_i4(DN, DT, DK, DCT) LOOP(i4, int32_t, INT, int32_t, DN, DT, DK, DCT)
+#define PAIR_i8(DN, DT, DK, DCT) LOOP(i8, int64_t, INT, int64_t, DN, DT, DK, DCT)
+#define PAIR_u1(DN, DT, DK, DCT) LOOP(u1, uint8_t, INT, uint8_t, DN, DT, DK, DCT)
+#define PAIR_u2(DN, DT, DK, DCT) LOOP(u2, uint16_t, INT, uint16_t, DN, DT, DK, DCT)
+#define PAIR_u4(DN, DT, DK, DCT) LOOP(u4, uint32_t, INT, uint32_t, DN, DT, DK, DCT)
+#define PAIR_u8(DN, DT, DK, DCT) LOOP(u8, uint64_t, INT, uint64_t, DN, DT, DK, DCT)
+#define PAIR_f2(DN, DT, DK, DCT) LOOP(f2, uint16_t, HALF, uint16_t, DN, DT, DK, DCT)
+#define PAIR_f4(DN, DT, DK, DCT) LOOP(f4, float, FLT, float, DN, DT, DK, DCT)
+#define PAIR_f8(DN, DT, DK, DCT) LOOP(f8, double, FLT, double, DN, DT, DK, DCT)
+#define PAIR_c8(DN, DT, DK, DCT) LOOP(c8, cfloat, CPLX, float, DN, DT, DK, DCT)
+#define PAIR_c16(DN, DT, DK, DCT) LOOP(c16, cdouble, CPLX, double, DN, DT, DK, DCT)
+
+MV_NUM_TYPES2(PAIR_b1)
+MV_NUM_TYPES2(PAIR_i1)
+MV_NUM_TYPES2(PAIR_i2)
+MV_NUM_TYPES2(PAIR_i4)
+MV_NUM_TYPES2(PAIR_i8)
+MV_NUM_TYPES2(PAIR_u1)
+MV_NUM_TYPES2(PAIR_u2)
+MV_NUM_TYPES2(PAIR_u4)
+MV_NUM_TYPES2(PAIR_u8)
+MV_NUM_TYPES2(PAIR_f2)
+MV_NUM_TYPES2(PAIR_f4)
+MV_NUM_TYPES2(PAIR_f8)
+MV_NUM_TYPES2(PAIR_c8)
+MV_NUM_TYPES2(PAIR_c16)
+
+#define ROW(SN)                                                                                                  \
+    {                                                                                                            \
+        cast_##SN##_b1, cast_##SN##_i1, cast_##SN##_i2, cast_##SN##_i4, cast_##SN##_i8, cast_##SN##_u1,          \
+            cast_##SN##_u2, cast_##SN##_u4, cast_##SN##_u8, cast_##SN##_f2, cast_##SN##_f4, cast_##SN##_f8,      \
+            cast_##SN##_c8, cast_##SN##_c16                                                                      \
+    }
+static cast_loop *const loops[T_COUNT][T_COUNT] = {
+    ROW(b1), ROW(i1), ROW(i2), ROW(i4), ROW(i8), ROW(u1), ROW(u2),
+    ROW(u4), ROW(u8), ROW(f2), ROW(f4), ROW(f8), ROW(c8), ROW(c16),
+};
+
+/* ---- strided arrays ---- */
+
+int
+mv_cast_strided(char *d, const Py_ssize_t *ds, mv_num dn, const char *s, const Py_ssize_t *ss, mv_num sn,
+                const Py_ssize_t *shape, int nd)
+{
+    /* drop axes of one element and merge axes that both sides step through evenly */
+    Py_ssize_t sh[MV_MAXDIM], dst[MV_MAXDIM], sst[MV_MAXDIM];
+    int n = 0;
+    for (int k = 0; k < nd; k++) {
+        if (shape[k] == 0)
+            return 0;
+        if (shape[k] == 1)
+            continue;
+        if (n > 0 && dst[n - 1] == ds[k] * shape[k] && sst[n - 1] == ss[k] * shape[k]) {
+            sh[n - 1] *= shape[k];
+            dst[n - 1] = ds[k];
+            sst[n - 1] = ss[k];
+            continue;
+        }
+        sh[n] = shape[k];
+        dst[n] = ds[k];
+        sst[n] = ss[k];
+        n++;
+    }
+    if (n == 0) {
+        sh[0] = 1;
+        dst[0] = sst[0] = 0;
+        n = 1;
+    }
+    cast_loop *loop = loops[sn.type][dn.type];
+    int sw = (sn.swapped ? 1 : 0) | (dn.swapped ? 2 : 0);
+    fexcept_t saved;
+    fegetexceptflag(&saved, FE_ALL_EXCEPT);
+    feclearexcept(FE_ALL_EXCEPT);
+    Py_ssize_t idx[MV_MAXDIM] = {0};
+    int inner = n - 1;
+    for (;;) {
+        loop(d, dst[inner], s, sst[inner], sh[inner], sw);
+        int k = inner - 1;
+        for (; k >= 0; k--) {
+            d += dst[k];
+            s += sst[k];
+            if (++idx[k] < sh[k])
+                break;
+            d -= dst[k] * sh[k];
+            s -= sst[k] * sh[k];
+            idx[k] = 0;
+        }
+        if (k < 0)
+            break;
+    }
+    int raised = fetestexcept(FE_INVALID | FE_OVERFLOW);
+    fesetexceptflag(&saved, FE_ALL_EXCEPT);
+    return ((raised & FE_INVALID) ? MV_CAST_INVALID : 0) | ((raised & FE_OVERFLOW) ? MV_CAST_OVERFLOW : 0);
+}
+
+/* ---- warnings, as NumPy gives them ---- */
+
+static PyObject *complex_warning; /* numpy.exceptions.ComplexWarning, or memview's own */
+
+/* mv_complex_warning: the class of the warning a complex-to-real cast gives */
+static PyObject *
+mv_complex_warning(void)
+{
+    if (complex_warning != NULL)
+        return complex_warning;
+    PyObject *mod = PyImport_ImportModule("numpy.exceptions");
+    if (mod != NULL) {
+        complex_warning = PyObject_GetAttrString(mod, "ComplexWarning");
+        Py_DECREF(mod);
+    }
+    if (complex_warning == NULL) {
+        PyErr_Clear();
+        complex_warning = PyErr_NewExceptionWithDoc(
+            "memview.ComplexWarning",
+            "The warning a cast from complex to real numbers gives: it discards the imaginary part.\n"
+            "(NumPy's numpy.exceptions.ComplexWarning where NumPy can be imported.)",
+            PyExc_RuntimeWarning, NULL);
+    }
+    return complex_warning;
+}
+
+int
+mv_cast_prewarn(mv_num d, mv_num s)
+{
+    if (s.kind != 'c' || d.kind == 'c' || d.kind == 'b') /* a bool reads both parts */
+        return 0;
+    PyObject *w = mv_complex_warning();
+    if (w == NULL)
+        return -1;
+    return PyErr_WarnEx(w, "Casting complex values to real discards the imaginary part", 1);
+}
+
+/* numpy_errstate: what NumPy's error state (np.geterr()) says for kind
+ * ("over", "invalid"): 0 ignore, 1 warn, 2 raise; warn without one. */
+static int
+numpy_errstate(PyObject *state, const char *kind)
+{
+    if (state == NULL)
+        return 1;
+    PyObject *v = PyDict_GetItemString(state, kind);
+    if (v == NULL || !PyUnicode_Check(v))
+        return 1;
+    if (PyUnicode_CompareWithASCIIString(v, "ignore") == 0)
+        return 0;
+    if (PyUnicode_CompareWithASCIIString(v, "raise") == 0)
+        return 2;
+    return 1;
+}
+
+int
+mv_cast_postwarn(int flags)
+{
+    if (flags == 0)
+        return 0;
+    /* NumPy's error state, where NumPy is loaded (np.errstate, np.seterr) */
+    PyObject *state = NULL, *name = PyUnicode_FromString("numpy");
+    if (name == NULL)
+        return -1;
+    PyObject *np = PyImport_GetModule(name);
+    Py_DECREF(name);
+    if (np != NULL) {
+        state = PyObject_CallMethod(np, "geterr", NULL);
+        Py_DECREF(np);
+        if (state != NULL && !PyDict_Check(state))
+            Py_CLEAR(state);
+        if (state == NULL)
+            PyErr_Clear();
+    } else if (PyErr_Occurred()) {
+        PyErr_Clear();
+    }
+    static const struct {
+        int flag;
+        const char *kind, *text;
+    } order[] = { /* NumPy reports overflow before invalid */
+                 {MV_CAST_OVERFLOW, "over", "overflow encountered in cast"},
+                 {MV_CAST_INVALID, "invalid", "invalid value encountered in cast"}};
+    int rc = 0;
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        if (!(flags & order[k].flag))
+            continue;
+        switch (numpy_errstate(state, order[k].kind)) {
+        case 0:
+            break;
+        case 2:
+            PyErr_SetString(PyExc_FloatingPointError, order[k].text);
+            rc = -1;
+            break;
+        default:
+            rc = PyErr_WarnEx(PyExc_RuntimeWarning, order[k].text, 1);
+        }
+    }
+    Py_XDECREF(state);
+    return rc;
+}
+
+/* complex_warning(): the class a complex-to-real cast warns with (memview.ComplexWarning) */
+static PyObject *
+core_complex_warning(PyObject *mod, PyObject *unused)
+{
+    (void)mod;
+    (void)unused;
+    return Py_XNewRef(mv_complex_warning());
+}
+
+PyMethodDef mv_cast_functions[] = {
+    {"complex_warning", core_complex_warning, METH_NOARGS,
+     "complex_warning(): the warning class of a complex-to-real cast: NumPy's ComplexWarning, or memview's own"},
+    {NULL},
+};
