@@ -4,6 +4,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Literal, SupportsIndex, overload
 
+from typing_extensions import disjoint_base
+
 from . import cuda as cuda
 
 _Shape = SupportsIndex | Sequence[SupportsIndex]
@@ -290,6 +292,7 @@ def copyto(dst: Array, src: Any, *, casting: Literal["no", "equiv", "safe", "sam
 #: NumPy can be imported, else memview's own RuntimeWarning subclass.
 ComplexWarning: type[RuntimeWarning]
 
+@disjoint_base
 class record(tuple[Any, ...]):
     """One element of a record array: a tuple of its fields that also takes their names."""
     def __new__(cls, values: Iterable[Any], names: Iterable[builtins.str], raw: bytes, dtype: builtins.str) -> record: ...
