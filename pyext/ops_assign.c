@@ -111,9 +111,11 @@ typedef struct {
     const char *dtype;   /* memview's name of the items */
     const char *typestr; /* their array-interface typestr */
     MVArray *arr;        /* a memview array read (borrowed, busy while read) */
-    Py_buffer *view;     /* an exporter's buffer read (PyMem, released at the end) */
+    Py_buffer *view;     /* an exporter's buffer read (&viewbuf, released at the end) */
+    Py_buffer viewbuf;
     PyObject *keep;      /* what else must live while it is read (bytes, a temporary array) */
-    char *format;        /* an exporter's: the format its items are read as (PyMem) */
+    char *format;        /* an exporter's: the format its items are read as (fmtbuf, or PyMem) */
+    char fmtbuf[48];
     void *temp;          /* a temporary of this file's own (temp_free) */
     Py_ssize_t temp_len;
     char item[32];       /* one packed item, when it fits */
@@ -155,12 +157,11 @@ source_clear(source *s)
 {
     if (s->arr != NULL)
         s->arr->busy--;
-    if (s->view != NULL) {
+    if (s->view != NULL)
         PyBuffer_Release(s->view);
-        PyMem_Free(s->view);
-    }
     Py_XDECREF(s->keep);
-    PyMem_Free(s->format);
+    if (s->format != s->fmtbuf)
+        PyMem_Free(s->format);
     temp_free(s->temp, s->temp_len);
     source_init(s);
 }
@@ -341,14 +342,9 @@ source_nested(source *s, const MVArray *a, PyObject *value)
 static int
 source_buffer(source *s, PyObject *value)
 {
-    s->view = PyMem_Calloc(1, sizeof(Py_buffer));
-    if (s->view == NULL)
-        return PyErr_NoMemory(), -1;
-    if (PyObject_GetBuffer(value, s->view, PyBUF_FULL_RO) < 0) {
-        PyMem_Free(s->view);
-        s->view = NULL;
+    if (PyObject_GetBuffer(value, &s->viewbuf, PyBUF_FULL_RO) < 0)
         return -1;
-    }
+    s->view = &s->viewbuf;
     Py_buffer *v = s->view;
     const char *format = v->format ? v->format : "B";
     const mv_item *fi = mv_ask(MV_ASK_IMPORT, format, (Py_ssize_t)strlen(format), 0);
@@ -379,7 +375,10 @@ source_buffer(source *s, PyObject *value)
             return -1;
         }
     }
-    if ((s->format = mv_pymem_strdup(fi->format)) == NULL)
+    size_t flen = strlen(fi->format);
+    if (flen < sizeof s->fmtbuf)
+        s->format = memcpy(s->fmtbuf, fi->format, flen + 1);
+    else if ((s->format = mv_pymem_strdup(fi->format)) == NULL)
         return PyErr_NoMemory(), -1;
     s->itemsize = fi->itemsize;
     s->dtype = fi->dtype;
@@ -433,8 +432,11 @@ is_device_source(PyObject *value)
 {
     if (mv_is_array(value))
         return ((MVArray *)value)->device_kind != MV_DEV_CPU;
-    if (PyObject_CheckBuffer(value))
-        return 0;
+    PyTypeObject *t = Py_TYPE(value);
+    if (t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type || t == &PyComplex_Type ||
+        t == &PyList_Type || t == &PyTuple_Type || t == &PyUnicode_Type || t == &PyDict_Type ||
+        PyObject_CheckBuffer(value))
+        return 0; /* what Python writes most, known without asking for the attribute */
     PyObject *cai = PyObject_GetAttrString(value, "__cuda_array_interface__");
     if (cai == NULL) {
         PyErr_Clear();
@@ -782,6 +784,30 @@ write_source(target *t, source *s)
     if (w.cast && mv_cast_prewarn(w.dn, w.sn) < 0)
         return -1;
     if (overlaps(t, s, a->itemsize)) {
+        /* one axis (others of length 1), one stride on both sides: NumPy's
+         * interleaved views (b[::2] = b[1::2]) do not share an item, and a
+         * shift of dense items (b[1:] = b[:-1]) is a memmove */
+        int ax = -1, one = 1;
+        for (int k = 0; k < t->nd && one; k++)
+            if (t->shape[k] != 1) {
+                one = ax < 0;
+                ax = k;
+            }
+        if (one && ax >= 0 && t->strides[ax] == ss[ax] && ss[ax] != 0) {
+            Py_ssize_t st = ss[ax] < 0 ? -ss[ax] : ss[ax], delta = t->buf - s->buf, r = delta % st;
+            if (r < 0)
+                r += st;
+            if (r >= a->itemsize && st - r >= a->itemsize)
+                goto apart;
+            if (!w.cast && w.runs == NULL && st == a->itemsize) {
+                char *lo = t->buf + (ss[ax] < 0 ? ss[ax] * (t->shape[ax] - 1) : 0);
+                const char *slo = s->buf + (ss[ax] < 0 ? ss[ax] * (t->shape[ax] - 1) : 0);
+                a->busy++;
+                NOGIL(t->shape[ax] * st >= MV_NOGIL_MIN, memmove(lo, slo, (size_t)(t->shape[ax] * st)));
+                a->busy--;
+                return 0;
+            }
+        }
         int same = t->buf == s->buf && !w.cast;
         for (int k = 0; same && k < t->nd; k++)
             same = t->strides[k] == ss[k] || t->shape[k] <= 1;
@@ -792,6 +818,7 @@ write_source(target *t, source *s)
         if (mv_host_broadcast(s->nd, s->shape, s->strides, t->nd, t->shape, ss) < 0)
             return -1;
     }
+apart:
     a->busy++;
     run(&w, t->buf, t->nd, t->shape, t->strides, s->buf, ss);
     a->busy--;
@@ -1005,13 +1032,30 @@ can_cast(const char *dtype_d, const char *typestr_d, const char *dtype_s, const 
 
 /* copyto(dst, src, *, casting="same_kind"): NumPy's np.copyto for memview arrays */
 static PyObject *
-core_copyto(PyObject *mod, PyObject *args, PyObject *kwargs)
+core_copyto(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     (void)mod;
-    static char *kw[] = {"dst", "src", "casting", NULL};
-    PyObject *d, *value, *casting_obj = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|$O:copyto", kw, &d, &value, &casting_obj))
+    PyObject *d = nargs > 0 ? args[0] : NULL, *value = nargs > 1 ? args[1] : NULL, *casting_obj = NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+    int bad = nargs > 2;
+    for (Py_ssize_t k = 0; k < nkw && !bad; k++) {
+        PyObject *kw = PyTuple_GetItem(kwnames, k), **slot = NULL;
+        if (PyUnicode_CompareWithASCIIString(kw, "casting") == 0)
+            slot = &casting_obj;
+        else if (PyUnicode_CompareWithASCIIString(kw, "dst") == 0)
+            slot = &d;
+        else if (PyUnicode_CompareWithASCIIString(kw, "src") == 0)
+            slot = &value;
+        if (slot == NULL || *slot != NULL) {
+            PyErr_Format(PyExc_TypeError, "memview.copyto: unexpected or repeated argument %R", kw);
+            return NULL;
+        }
+        *slot = args[nargs + k];
+    }
+    if (bad || d == NULL || value == NULL) {
+        PyErr_SetString(PyExc_TypeError, "memview.copyto() takes dst and src, and casting as a keyword");
         return NULL;
+    }
     int casting = CAST_SAME_KIND;
     if (casting_obj != NULL && casting_arg(casting_obj, &casting) < 0)
         return NULL;
@@ -1086,7 +1130,13 @@ PyMethodDef mv_assign_methods[] = {
 PyMethodDef mv_assign_functions[] = {
     {"set_codecs", core_set_codecs, METH_VARARGS,
      "set_codecs(element, pack, sequence, convert, void, ctypes, device, record): the facade's codecs"},
-    {"copyto", (PyCFunction)(void (*)(void))core_copyto, METH_VARARGS | METH_KEYWORDS,
-     "copyto($module, dst, src, *, casting='same_kind')\n--\n\nNumPy's np.copyto for memview arrays (memview.copyto)"},
+    {"copyto", (PyCFunction)(void (*)(void))core_copyto, METH_FASTCALL | METH_KEYWORDS,
+     "copyto($module, dst, src, *, casting='same_kind')\n--\n\n"
+     "Copy src's values into dst, in place, broadcasting src to dst's shape, as\n"
+     "numpy.copyto does. src is a memview array, any buffer exporter (a NumPy array,\n"
+     "bytes, array.array), nested lists or a scalar. casting ('no', 'equiv', 'safe',\n"
+     "'same_kind' or 'unsafe') is NumPy's rule for which casts of array data are\n"
+     "allowed (TypeError otherwise); the casts themselves are NumPy's, warnings\n"
+     "included. A src that overlaps dst is read as if copied first."},
     {NULL},
 };

@@ -19,6 +19,10 @@
 
 #include "ops.h"
 
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3") /* the cast loops vectorise (clang does at -O2) */
+#endif
+
 /* ---- the item types ---- */
 
 typedef struct {
@@ -168,43 +172,52 @@ double_to_half(double d)
                          1023, 0x7ff);
 }
 
-static double
-half_to_double(uint16_t h)
-{
-    uint64_t sgn = (uint64_t)(h & 0x8000u) << 48, e = (h >> 10) & 0x1f, m = h & 0x3ffu, b;
-    if (e == 0x1f) {
-        b = sgn | 0x7ff0000000000000ull | (m << 42);
-    } else if (e == 0) {
-        if (m == 0) {
-            b = sgn;
-        } else { /* a subnormal: normalised */
-            int shift = 0;
-            while (!(m & 0x400u)) {
-                m <<= 1;
-                shift++;
-            }
-            b = sgn | ((uint64_t)(1023 - 15 + 1 - shift) << 52) | ((m & 0x3ffu) << 42);
-        }
-    } else {
-        b = sgn | ((e - 15 + 1023) << 52) | (m << 42);
-    }
-    double d;
-    memcpy(&d, &b, 8);
-    return d;
-}
-
-static float
+/* half_to_float and half_to_double: every float16 exactly (a NaN's payload moved
+ * up as NumPy moves it): its exponent and significand bits moved into place and
+ * rebiased, infinities and NaNs rebiased once more, subnormals normalised by one
+ * exact subtraction. Branch-free enough to vectorise. */
+static inline float
 half_to_float(uint16_t h)
 {
-    /* every float16 is a float; a NaN's payload moves as NumPy moves it */
-    uint32_t sgn = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ffu, b;
-    if (e == 0x1f) {
-        b = sgn | 0x7f800000u | (m << 13);
-        float f;
-        memcpy(&f, &b, 4);
-        return f;
+    uint32_t o = (uint32_t)(h & 0x7fffu) << 13, e = o & 0x0f800000u;
+    o += (uint32_t)(127 - 15) << 23;
+    if (e == 0x0f800000u) {
+        o += (uint32_t)(127 - 15) << 23;
+    } else if (e == 0) {
+        o += 1u << 23;
+        float f, m;
+        uint32_t mb = (uint32_t)(127 - 14) << 23;
+        memcpy(&f, &o, 4);
+        memcpy(&m, &mb, 4);
+        f -= m;
+        memcpy(&o, &f, 4);
     }
-    return (float)half_to_double(h);
+    o |= (uint32_t)(h & 0x8000u) << 16;
+    float f;
+    memcpy(&f, &o, 4);
+    return f;
+}
+
+static inline double
+half_to_double(uint16_t h)
+{
+    uint64_t o = (uint64_t)(h & 0x7fffu) << 42, e = o & (0x1full << 52);
+    o += (uint64_t)(1023 - 15) << 52;
+    if (e == 0x1full << 52) {
+        o += (uint64_t)(1023 - 15) << 52;
+    } else if (e == 0) {
+        o += 1ull << 52;
+        double f, m;
+        uint64_t mb = (uint64_t)(1023 - 14) << 52;
+        memcpy(&f, &o, 8);
+        memcpy(&m, &mb, 8);
+        f -= m;
+        memcpy(&o, &f, 8);
+    }
+    o |= (uint64_t)(h & 0x8000u) << 48;
+    double f;
+    memcpy(&f, &o, 8);
+    return f;
 }
 
 /* ---- one element: NumPy's conversion for each class of source and target ---- */
@@ -239,26 +252,15 @@ half_to_float(uint16_t h)
     out = sizeof(SC) == 8 ? double_to_half((double)(x).re) : float_to_half((float)(x).re)
 #define CONV_CPLX_CPLX(DT, DC, SC, x, out) (out).re = (DC)(x).re, (out).im = (DC)(x).im
 
-/* swap reverses each component (of size c) of the n bytes at p */
-static inline void
-swap(unsigned char *p, int n, int c)
-{
-    for (int o = 0; o < n; o += c)
-        for (int i = 0, j = c - 1; i < j; i++, j--) {
-            unsigned char t = p[o + i];
-            p[o + i] = p[o + j];
-            p[o + j] = t;
-        }
-}
-
-/* one strided loop over n elements; sw: bit 0 the source is byte-swapped, bit 1 the target */
+/* one strided loop over n native items (sw: unused, 0) */
 typedef void cast_loop(char *d, Py_ssize_t dstep, const char *s, Py_ssize_t sstep, Py_ssize_t n, int sw);
 
 #define LOOP(SN, ST, SK, SCT, DN, DT, DK, DCT)                                                                   \
     static void cast_##SN##_##DN(char *d, Py_ssize_t dstep, const char *s, Py_ssize_t sstep, Py_ssize_t n,      \
                                  int sw)                                                                         \
     {                                                                                                            \
-        if (sw == 0 && dstep == (Py_ssize_t)sizeof(DT) && sstep == (Py_ssize_t)sizeof(ST)) {                     \
+        (void)sw; /* byte-swapped items come native (swapped_run) */                                            \
+        if (dstep == (Py_ssize_t)sizeof(DT) && sstep == (Py_ssize_t)sizeof(ST)) {                                \
             for (Py_ssize_t k = 0; k < n; k++) {                                                                 \
                 ST x;                                                                                            \
                 DT y;                                                                                            \
@@ -272,11 +274,7 @@ typedef void cast_loop(char *d, Py_ssize_t dstep, const char *s, Py_ssize_t sste
             ST x;                                                                                                \
             DT y;                                                                                                \
             memcpy(&x, s, sizeof x);                                                                             \
-            if (sw & 1)                                                                                          \
-                swap((unsigned char *)&x, (int)sizeof x, (int)sizeof(SCT));                                      \
             CONV_##SK##_##DK(DT, DCT, SCT, x, y);                                                                \
-            if (sw & 2)                                                                                          \
-                swap((unsigned char *)&y, (int)sizeof y, (int)sizeof(DCT));                                      \
             memcpy(d, &y, sizeof y);                                                                             \
         }                                                                                                        \
     }
@@ -326,6 +324,112 @@ static cast_loop *const loops[T_COUNT][T_COUNT] = {
 
 /* ---- strided arrays ---- */
 
+/* swap_run reverses the bytes of each of n components of size c (2, 4, 8) at p */
+static void
+swap_run(unsigned char *p, Py_ssize_t n, int c)
+{
+    switch (c) {
+    case 2:
+        for (Py_ssize_t i = 0; i < n; i++) {
+            uint16_t v;
+            memcpy(&v, p + 2 * i, 2);
+            v = __builtin_bswap16(v);
+            memcpy(p + 2 * i, &v, 2);
+        }
+        return;
+    case 4:
+        for (Py_ssize_t i = 0; i < n; i++) {
+            uint32_t v;
+            memcpy(&v, p + 4 * i, 4);
+            v = __builtin_bswap32(v);
+            memcpy(p + 4 * i, &v, 4);
+        }
+        return;
+    case 8:
+        for (Py_ssize_t i = 0; i < n; i++) {
+            uint64_t v;
+            memcpy(&v, p + 8 * i, 8);
+            v = __builtin_bswap64(v);
+            memcpy(p + 8 * i, &v, 8);
+        }
+        return;
+    }
+}
+
+/* SWAPCOPY: n items of c-byte components, k a item, from s to d with each
+ * component's bytes reversed (bswap B) */
+#define SWAPCOPY(T, B)                                                                                           \
+    do {                                                                                                         \
+        Py_ssize_t per = sz / (Py_ssize_t)sizeof(T);                                                             \
+        if (dstep == sz && sstep == sz) {                                                                        \
+            for (Py_ssize_t i = 0; i < n * per; i++) {                                                           \
+                T v;                                                                                             \
+                memcpy(&v, s + i * (Py_ssize_t)sizeof v, sizeof v);                                              \
+                v = B(v);                                                                                        \
+                memcpy(d + i * (Py_ssize_t)sizeof v, &v, sizeof v);                                              \
+            }                                                                                                    \
+        } else {                                                                                                 \
+            for (Py_ssize_t i = 0; i < n; i++, d += dstep, s += sstep)                                           \
+                for (Py_ssize_t j = 0; j < per; j++) {                                                           \
+                    T v;                                                                                         \
+                    memcpy(&v, s + j * (Py_ssize_t)sizeof v, sizeof v);                                          \
+                    v = B(v);                                                                                    \
+                    memcpy(d + j * (Py_ssize_t)sizeof v, &v, sizeof v);                                          \
+                }                                                                                                \
+        }                                                                                                        \
+    } while (0)
+
+/* swap_copy_run: one type in both byte orders, a copy that reverses each
+ * component (c bytes; an item of sz bytes) */
+static void
+swap_copy_run(char *d, Py_ssize_t dstep, const char *s, Py_ssize_t sstep, Py_ssize_t n, Py_ssize_t sz, int c)
+{
+    switch (c) {
+    case 2:
+        SWAPCOPY(uint16_t, __builtin_bswap16);
+        return;
+    case 4:
+        SWAPCOPY(uint32_t, __builtin_bswap32);
+        return;
+    case 8:
+        SWAPCOPY(uint64_t, __builtin_bswap64);
+        return;
+    }
+}
+
+/* swapped_run casts n items where either side is byte-swapped, in chunks: the
+ * source gathered into native order, cast there by the dense loop, the result
+ * swapped and scattered. */
+static void
+swapped_run(cast_loop *loop, char *d, Py_ssize_t dstep, mv_num dn, const char *s, Py_ssize_t sstep, mv_num sn,
+            Py_ssize_t n, int sw)
+{
+    enum { CHUNK = 256 };
+    _Alignas(16) unsigned char sb[CHUNK * 16], db[CHUNK * 16];
+    Py_ssize_t ssz = sn.size, dsz = dn.size;
+    int sc = sn.kind == 'c' ? sn.size / 2 : sn.size, dc = dn.kind == 'c' ? dn.size / 2 : dn.size;
+    for (Py_ssize_t at = 0; at < n; at += CHUNK) {
+        Py_ssize_t m = n - at < CHUNK ? n - at : CHUNK;
+        const char *sp = s + at * sstep;
+        if (sstep == ssz)
+            memcpy(sb, sp, (size_t)(m * ssz));
+        else
+            for (Py_ssize_t i = 0; i < m; i++)
+                memcpy(sb + i * ssz, sp + i * sstep, (size_t)ssz);
+        if (sw & 1)
+            swap_run(sb, m * ssz / sc, sc);
+        loop((char *)db, dsz, (const char *)sb, ssz, m, 0);
+        if (sw & 2)
+            swap_run(db, m * dsz / dc, dc);
+        char *dp = d + at * dstep;
+        if (dstep == dsz)
+            memcpy(dp, db, (size_t)(m * dsz));
+        else
+            for (Py_ssize_t i = 0; i < m; i++)
+                memcpy(dp + i * dstep, db + i * dsz, (size_t)dsz);
+    }
+}
+
 int
 mv_cast_strided(char *d, const Py_ssize_t *ds, mv_num dn, const char *s, const Py_ssize_t *ss, mv_num sn,
                 const Py_ssize_t *shape, int nd)
@@ -356,13 +460,20 @@ mv_cast_strided(char *d, const Py_ssize_t *ds, mv_num dn, const char *s, const P
     }
     cast_loop *loop = loops[sn.type][dn.type];
     int sw = (sn.swapped ? 1 : 0) | (dn.swapped ? 2 : 0);
-    fexcept_t saved;
-    fegetexceptflag(&saved, FE_ALL_EXCEPT);
-    feclearexcept(FE_ALL_EXCEPT);
+    /* only casts from floats (to integers, to narrower floats) and to float16
+     * can raise invalid or overflow: the others need not ask the hardware */
+    int fe = sn.kind == 'f' || sn.kind == 'c' || (dn.kind == 'f' && dn.size == 2);
+    if (fe)
+        feclearexcept(FE_INVALID | FE_OVERFLOW);
     Py_ssize_t idx[MV_MAXDIM] = {0};
     int inner = n - 1;
     for (;;) {
-        loop(d, dst[inner], s, sst[inner], sh[inner], sw);
+        if (sw && (sw == 3 || sn.type != dn.type))
+            swapped_run(loop, d, dst[inner], dn, s, sst[inner], sn, sh[inner], sw);
+        else if (sw) /* the same type in the other byte order */
+            swap_copy_run(d, dst[inner], s, sst[inner], sh[inner], sn.size, sn.kind == 'c' ? sn.size / 2 : sn.size);
+        else
+            loop(d, dst[inner], s, sst[inner], sh[inner], 0);
         int k = inner - 1;
         for (; k >= 0; k--) {
             d += dst[k];
@@ -376,8 +487,9 @@ mv_cast_strided(char *d, const Py_ssize_t *ds, mv_num dn, const char *s, const P
         if (k < 0)
             break;
     }
-    int raised = fetestexcept(FE_INVALID | FE_OVERFLOW);
-    fesetexceptflag(&saved, FE_ALL_EXCEPT);
+    int raised = fe ? fetestexcept(FE_INVALID | FE_OVERFLOW) : 0;
+    if (raised)
+        feclearexcept(FE_INVALID | FE_OVERFLOW);
     return ((raised & FE_INVALID) ? MV_CAST_INVALID : 0) | ((raised & FE_OVERFLOW) ? MV_CAST_OVERFLOW : 0);
 }
 

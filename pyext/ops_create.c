@@ -323,11 +323,26 @@ create_zeros(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObject *k
  * at most MV_BLOCK_MAX bytes is copied here into a new block, in the order
  * asked for where the source is already laid out so; the rest goes to the
  * facade's copy (Go). */
+/* go_new is a new host array from the default pool, of dtype (a name Go
+ * parses) and shape, dense in order 'C' or 'F' (memory beyond a block); NULL
+ * with an exception. */
+static PyObject *
+go_new(int nd, const Py_ssize_t *shape, const char *dtype, char order)
+{
+    int64_t sh[MV_MAXDIM];
+    for (int k = 0; k < nd; k++)
+        sh[k] = shape[k];
+    mv_meta m;
+    mv_err e;
+    int rc = mv_go_empty(nd, sh, (char *)dtype, order, NULL, 0, &m, &e);
+    return mv_finish_meta(rc, &m, &e, NULL);
+}
+
 static PyObject *
 array_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     MVArray *a = (MVArray *)self;
-    if (nargs > 1 || mv_released(a) || a->device_kind != MV_DEV_CPU || a->len > MV_BLOCK_MAX)
+    if (nargs > 1 || mv_released(a) || a->device_kind != MV_DEV_CPU)
         return slow(copy_fallback, self, args, nargs, kwnames);
     PyObject *ord = nargs ? args[0] : NULL;
     Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
@@ -338,29 +353,109 @@ array_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         else if (!((is_ascii(kw, "stream") || is_ascii(kw, "pool")) && val == Py_None))
             return slow(copy_fallback, self, args, nargs, kwnames);
     }
-    char order;
+    char order, req;
     if (ord == NULL || is_ascii(ord, "C"))
-        order = 'C';
+        req = 'C';
     else if (is_ascii(ord, "F"))
-        order = 'F';
-    else if (is_ascii(ord, "A") || is_ascii(ord, "K"))
-        order = a->f_contig && !a->c_contig ? 'F' : 'C';
+        req = 'F';
+    else if (is_ascii(ord, "A"))
+        req = 'A';
+    else if (is_ascii(ord, "K"))
+        req = 'K';
     else
         return slow(copy_fallback, self, args, nargs, kwnames);
-    if (order == 'C' ? !a->c_contig : !a->f_contig)
-        return slow(copy_fallback, self, args, nargs, kwnames);
-    Py_ssize_t shape[MV_MAXDIM];
+    order = req == 'C' || req == 'F' ? req : a->f_contig && !a->c_contig ? 'F' : 'C';
+    Py_ssize_t shape[MV_MAXDIM], strides[MV_MAXDIM];
     for (int k = 0; k < a->ndim; k++)
         shape[k] = a->shape[k];
+    int dense = order == 'C' ? a->c_contig : a->f_contig;
+    if (!dense && mv_host_order_strides(a, req, strides) < 0) /* any other layout: copied item by item */
+        return NULL;
     mv_item own;
-    MVArray *c = block_array(a->ndim, shape, NULL, order, made_item(a, &own));
+    const mv_item *item = made_item(a, &own);
+    MVArray *c = block_array(a->ndim, shape, dense ? NULL : strides, dense ? order : 'C', item);
     if (c == NULL) {
         if (!out_of_memory_or_none())
             return NULL;
-        return slow(copy_fallback, self, args, nargs, kwnames);
+        if (!mv_go_usable() || (!dense && req == 'K'))
+            return slow(copy_fallback, self, args, nargs, kwnames);
+        /* larger than a block: Go gives the memory, C copies */
+        c = (MVArray *)go_new(a->ndim, shape, item->dtype, order);
+        if (c == NULL)
+            return NULL;
+        a->busy++;
+        NOGIL(a->len >= MV_NOGIL_MIN,
+              dense ? (void)memcpy(c->buf, a->buf, (size_t)a->len)
+                    : mv_host_copy(c->buf, c->strides, a->buf, a->strides, a->shape, a->ndim, a->itemsize, NULL));
+        a->busy--;
+        return (PyObject *)c;
     }
-    memcpy(c->buf, a->buf, (size_t)a->len);
+    if (dense)
+        memcpy(c->buf, a->buf, (size_t)a->len);
+    else /* new memory: whole items */
+        mv_host_copy(c->buf, c->strides, a->buf, a->strides, a->shape, a->ndim, a->itemsize, NULL);
     return (PyObject *)c;
+}
+
+/* Array.tobytes(order='C'): the elements' bytes in C ('C'), Fortran ('F') or
+ * memory ('A') order, as memoryview.tobytes gives them (a device array's are
+ * copied to the host first). */
+static PyObject *
+array_tobytes(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    MVArray *a = (MVArray *)self;
+    PyObject *ord = nargs ? args[0] : NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+    if (nargs > 1 || nkw > 1 || (nkw == 1 && (nargs == 1 || !is_ascii(PyTuple_GetItem(kwnames, 0), "order")))) {
+        PyErr_SetString(PyExc_TypeError, "memview: tobytes() takes one argument, order");
+        return NULL;
+    }
+    if (nkw == 1)
+        ord = args[nargs];
+    char order = 'C';
+    if (ord != NULL && !is_ascii(ord, "C")) {
+        if (is_ascii(ord, "F"))
+            order = 'F';
+        else if (is_ascii(ord, "A"))
+            order = a->f_contig && !a->c_contig ? 'F' : 'C';
+        else {
+            PyErr_Format(PyExc_ValueError, "memview: order must be 'C', 'F' or 'A', not %R", ord);
+            return NULL;
+        }
+    }
+    if (mv_check_live(a) < 0)
+        return NULL;
+    if (a->device_kind != MV_DEV_CPU) { /* through a host copy */
+        PyObject *h = PyObject_CallMethod(self, "to", "s", "cpu");
+        if (h == NULL)
+            return NULL;
+        PyObject *r = array_tobytes(h, args, nargs, kwnames);
+        PyObject *rel = PyObject_CallMethod(h, "release", NULL);
+        Py_XDECREF(rel);
+        Py_DECREF(h);
+        if (rel == NULL)
+            Py_CLEAR(r);
+        return r;
+    }
+    PyObject *b = PyBytes_FromStringAndSize(NULL, a->len);
+    if (b == NULL)
+        return NULL;
+    char *out = PyBytes_AsString(b);
+    if ((order == 'C' && a->c_contig) || (order == 'F' && a->f_contig)) {
+        NOGIL(a->len >= MV_NOGIL_MIN, memcpy(out, a->buf, (size_t)a->len));
+        return b;
+    }
+    Py_ssize_t ds[MV_MAXDIM], sd = a->itemsize;
+    for (int i = 0; i < a->ndim; i++) {
+        int k = order == 'C' ? a->ndim - 1 - i : i;
+        ds[k] = sd;
+        sd *= a->shape[k];
+    }
+    a->busy++;
+    NOGIL(a->len >= MV_NOGIL_MIN,
+          mv_host_copy(out, ds, a->buf, a->strides, a->shape, a->ndim, a->itemsize, NULL));
+    a->busy--;
+    return b;
 }
 
 /* ---- a forked child (go_fork.c): arrays of any size without Go ---- */
@@ -412,6 +507,9 @@ mv_child_copy(MVArray *a, char order)
 }
 
 PyMethodDef mv_create_methods[] = {
+    {"tobytes", (PyCFunction)(void (*)(void))array_tobytes, METH_FASTCALL | METH_KEYWORDS,
+     "tobytes($self, /, order='C')\n--\n\n"
+     "The elements' bytes in C ('C'), Fortran ('F') or memory ('A') order (a copy)."},
     {"copy", (PyCFunction)(void (*)(void))array_copy, METH_FASTCALL | METH_KEYWORDS,
      "copy($self, /, order='C', *, stream=None, pool=None)\n--\n\n"
      "A deep copy in new Go-owned memory on the same device (from pool, a memview.Pool\n"

@@ -161,14 +161,13 @@ def full(shape, value, dtype=None, *, order="C", device="cpu", stream=None, pool
     return a
 
 
-def copyto(dst: Array, src, *, casting: str = "same_kind") -> None:
-    """Copy src's values into dst, in place, broadcasting src to dst's shape, as
-    numpy.copyto does. src is a memview array, any buffer exporter (a NumPy array,
-    bytes, array.array), nested lists or a scalar. casting ('no', 'equiv', 'safe',
-    'same_kind' or 'unsafe') is NumPy's rule for which casts of array data are
-    allowed (TypeError otherwise); the casts themselves are NumPy's, warnings
-    included. A src that overlaps dst is read as if copied first."""
-    _core.copyto(dst, src, casting=casting)
+copyto = _core.copyto
+"""copyto(dst, src, *, casting="same_kind"): copy src's values into dst, in place,
+broadcasting src to dst's shape, as numpy.copyto does. src is a memview array, any
+buffer exporter (a NumPy array, bytes, array.array), nested lists or a scalar.
+casting ('no', 'equiv', 'safe', 'same_kind' or 'unsafe') is NumPy's rule for which
+casts of array data are allowed (TypeError otherwise); the casts themselves are
+NumPy's, warnings included. A src that overlaps dst is read as if copied first."""
 
 
 def arange(start, stop=None, step=1, *, dtype=None, device="cpu", stream=None, pool=None) -> Array:

@@ -88,18 +88,9 @@ class Array(_core.ArrayBase):
             return values[0]
         return _nest(values, self.shape, 0, 0)[0]
 
-    def tobytes(self, order="C"):
-        """The elements' bytes in C ('C'), Fortran ('F') or memory ('A') order (a copy)."""
-        if order not in ("C", "F", "A"):
-            raise ValueError(f"memview: order must be 'C', 'F' or 'A', not {order!r}")
-        if self.device != "cpu":
-            with self.to("cpu") as h:
-                return memoryview(h).tobytes(order=order)
-        return memoryview(self).tobytes(order=order)
-
     # -- views and copies
-    # Indexing, len, iteration, T, transpose, reshape and fill are the C base
-    # type's (pyext/ops_views.c, ops_assign.c).
+    # Indexing, len, iteration, T, transpose, reshape, fill, copy and tobytes are
+    # the C base type's (pyext/ops_views.c, ops_assign.c, ops_create.c).
 
     def _copy_slow(self, order="C", *, stream=None, pool=None):
         """A deep copy in new Go-owned memory on the same device (from pool, a
