@@ -1,4 +1,5 @@
-"""How long another Python thread is blocked during a 1 GiB copy or fill: memview vs NumPy.
+"""How long another Python thread is blocked during a 1 GiB copy or fill, and a 256 MiB
+strided copy: memview vs NumPy.
 
 A ticker thread wakes every 0.5 ms and records the longest gap between two of its
 wake-ups while the main thread runs one large operation. When the operation holds
@@ -24,6 +25,7 @@ QUICK = "--quick" in sys.argv
 REPEAT = 3 if QUICK else 7
 N = (1 << 25) if QUICK else (1 << 27)  # float64 items: 256 MiB or 1 GiB
 TARGET = 2.0
+STRIDED = min(N // 2, 1 << 25)  # float64 items of the strided copy: 256 MiB (128 MiB with --quick)
 
 
 def stall(op):
@@ -72,6 +74,8 @@ def main():
         ("dst[...] = src", lambda: dst.__setitem__(Ellipsis, src), lambda: np.copyto(dst_np, src_np)),
         ("dst[...] = src[::-1]", lambda: dst.__setitem__(Ellipsis, src[::-1]),
          lambda: np.copyto(dst_np, src_np[::-1])),
+        (f"dst[::2] = src[::2] ({STRIDED * 8 >> 20} MiB)", lambda: dst[:2 * STRIDED:2].__setitem__(
+            Ellipsis, src[:2 * STRIDED:2]), lambda: np.copyto(dst_np[:2 * STRIDED:2], src_np[:2 * STRIDED:2])),
         ("a.fill(3.0)", lambda: dst.fill(3.0), lambda: dst_np.fill(3.0)),
         ("a.copy() (allocates)", lambda: own.copy().release(), lambda: src_np.copy()),
     ]

@@ -33,8 +33,8 @@
 
 static PyObject *codec_element;  /* (dtype, raw bytes) -> the Python value of one element */
 static PyObject *codec_pack;     /* (dtype, value) -> bytes of one element (checked conversion) */
-static PyObject *codec_sequence; /* (value, dtype) -> bytes of one element, or a new Array of dtype */
-static PyObject *codec_convert;  /* (array, dtype) -> a new Array of dtype and the array's shape */
+static PyObject *codec_sequence; /* (value, dtype, like) -> bytes of one element, or a new Array of like's items */
+static PyObject *codec_convert;  /* (array, dtype, like) -> a new Array of like's items and the array's shape */
 static PyObject *codec_void;     /* (value, dtype) -> bytes of one item of dtype from NumPy's record scalar */
 static PyObject *codec_ctypes;   /* (obj) -> the format of a ctypes object's items, or None */
 static PyObject *codec_device;   /* (target array, value, fill: bool, stream) -> None: a write with CUDA memory */
@@ -537,7 +537,7 @@ resolve(source *s, MVArray *a, PyObject *value)
     if (PyList_Check(value) || PyTuple_Check(value) || PyDict_Check(value)) {
         if (is_basic(a) && !PyDict_Check(value))
             return source_nested(s, a, value);
-        PyObject *r = PyObject_CallFunction(codec_sequence, "Os", value, a->dtype);
+        PyObject *r = PyObject_CallFunction(codec_sequence, "OsO", value, a->dtype, (PyObject *)a);
         if (r == NULL)
             return -1;
         if (PyBytes_Check(r)) {
@@ -750,7 +750,7 @@ convert_values(source *s, MVArray *a)
         if (src == NULL && !PyErr_Occurred())
             PyErr_Format(PyExc_TypeError, "memview: cannot convert %s items to %s", s->dtype, a->dtype);
     }
-    PyObject *r = PyObject_CallFunction(codec_convert, "Os", src, a->dtype);
+    PyObject *r = PyObject_CallFunction(codec_convert, "OsO", src, a->dtype, (PyObject *)a);
     Py_DECREF(src);
     if (r == NULL)
         return -1;

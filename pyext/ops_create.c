@@ -518,6 +518,50 @@ PyMethodDef mv_create_methods[] = {
     {NULL},
 };
 
+/* empty_as(a, shape): a new zero-filled host array of a's items (as a copy of a
+ * would have them) and shape, C-ordered: from the block cache, or Go's pool, or
+ * in a forked child memory of its own; the facade's temporaries of converted
+ * values (memview/_assign.py), so that they need no dtype Go must read. */
+static PyObject *
+core_empty_as(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *o, *t;
+    if (!PyArg_ParseTuple(args, "OO", &o, &t))
+        return NULL;
+    if (!mv_is_array(o) || ((MVArray *)o)->device_kind != MV_DEV_CPU) {
+        PyErr_SetString(PyExc_TypeError, "memview: empty_as needs a host memview.Array");
+        return NULL;
+    }
+    MVArray *a = (MVArray *)o;
+    if (mv_check_live(a) < 0)
+        return NULL;
+    int64_t sh[MV_MAXDIM];
+    int nd = mv_int64_tuple(t, sh, "shape");
+    if (nd < 0)
+        return NULL;
+    Py_ssize_t shape[MV_MAXDIM];
+    for (int k = 0; k < nd; k++) {
+        if (sh[k] < 0) {
+            PyErr_SetString(PyExc_ValueError, "memview: negative dimensions are not allowed");
+            return NULL;
+        }
+        shape[k] = (Py_ssize_t)sh[k];
+    }
+    mv_item own;
+    const mv_item *item = made_item(a, &own);
+    MVArray *c = block_array(nd, shape, NULL, 'C', item);
+    if (c != NULL) {
+        memset(c->buf, 0, (size_t)c->len);
+        return (PyObject *)c;
+    }
+    if (!out_of_memory_or_none())
+        return NULL;
+    if (!mv_go_usable()) /* a forked child's block_array serves any size: out of memory */
+        return PyErr_NoMemory();
+    return go_new(nd, shape, item->dtype, 'C');
+}
+
 /* set_create_fallbacks(empty, zeros, copy, dtype_spec): the facade's Python
  * functions for what the fast paths do not take, and the dtype spelling Go reads */
 static PyObject *
@@ -561,6 +605,8 @@ static PyMethodDef create_functions[] = {
 static PyMethodDef create_setters[] = {
     {"set_create_fallbacks", set_create_fallbacks, METH_VARARGS,
      "set_create_fallbacks(empty, zeros, copy, dtype_spec)"},
+    {"empty_as", core_empty_as, METH_VARARGS,
+     "empty_as(a, shape): a new zero-filled C-ordered host array of a's items (the facade's temporaries)"},
     {NULL},
 };
 

@@ -84,6 +84,11 @@ mv_field_view(MVArray *a, PyObject *key)
 {
     if (mv_check_live(a) < 0)
         return NULL;
+    if (strstr(a->format, "T{") == NULL) { /* no record, no fields: as NumPy, not an index */
+        PyErr_Format(PyExc_IndexError, "memview: only integers, slices (`:`), ellipsis (`...`) and None are "
+                                       "valid indices, not '%s'", PyUnicode_Check(key) ? "str" : "list");
+        return NULL;
+    }
     PyObject *k = field_key(key, a->dtype);
     if (k == NULL)
         return NULL;

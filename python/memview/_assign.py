@@ -52,16 +52,17 @@ def _flatten(value, shape, depth, out, seq, leaf_seq):
         _flatten(v, shape, depth + 1, out, seq, leaf_seq)
 
 
-def from_nested(value, dtype: str):
-    """A new Go-owned array holding the values of a nested list/tuple (a copy).
-    For a sub-array dtype the innermost dimensions of value are one element's."""
+def from_nested(value, dtype: str, like):
+    """A new array of like's items (a host array of dtype) holding the values of a
+    nested list/tuple (a copy). For a sub-array dtype the innermost dimensions of
+    value are one element's."""
     seq, sub = _element(dtype)
     shape = _nested_shape(value, seq)
     if sub:
         shape = shape[:max(0, len(shape) - len(sub))]
     flat = []
     _flatten(value, shape, 0, flat, seq, bool(sub))
-    arr = _core.empty(shape, dtype, "C")
+    arr = _core.empty_as(like, shape)
     try:
         if flat:
             memoryview(arr).cast("B")[:] = b"".join(_dtypes.pack(dtype, v) for v in flat)
@@ -74,32 +75,32 @@ def from_nested(value, dtype: str):
 # -- the codecs C calls
 
 
-def sequence(value, dtype: str):
-    """A list, tuple or dict assigned to items of dtype (not a basic numeric one):
-    one item's bytes where it is one element (a record's tuple or dict), else a new
-    array of dtype holding its values."""
+def sequence(value, dtype: str, like):
+    """A list, tuple or dict assigned to items of dtype (not a basic numeric one) of
+    the array like: one item's bytes where it is one element (a record's tuple or
+    dict), else a new array of like's items holding its values."""
     if not isinstance(value, _element(dtype)[0]):
         return _dtypes.pack(dtype, value)
-    return from_nested(value, dtype)
+    return from_nested(value, dtype, like)
 
 
-def convert(src, dtype: str):
-    """A new array of dtype and src's shape holding src's values, read through
-    Python values (items C does not cast: strings, records of another layout,
-    long doubles)."""
+def convert(src, dtype: str, like):
+    """A new array of like's items (dtype) and src's shape holding src's values,
+    read through Python values (items C does not cast: strings, records of another
+    layout, long doubles)."""
     shape = src.shape
     if 0 in shape:  # no values: the shape alone, which nested lists lose
-        return _core.empty(shape, dtype, "C")
+        return _core.empty_as(like, shape)
     values = src.tolist()
     if shape == ():
-        arr = _core.empty((), dtype, "C")
+        arr = _core.empty_as(like, ())
         try:
             memoryview(arr).cast("B")[:] = _dtypes.pack(dtype, values)
         except BaseException:
             arr.release()
             raise
         return arr
-    return from_nested(values, dtype)
+    return from_nested(values, dtype, like)
 
 
 def void(value, dtype: str) -> bytes:
@@ -139,7 +140,7 @@ def device(target, value, fill: bool, stream) -> None:
         return
     # a host value: written into a host temporary of the target's shape by the C
     # engine (broadcasting, casts, nested lists), then copied by Go
-    tmp = _core.empty(target.shape, dtype, "C")
+    tmp = _core.empty(target.shape, dtype, "C")  # a parent's: CUDA needs Go anyway
     try:
         tmp[...] = value
         _core.go_copyto(target, tmp, handle)

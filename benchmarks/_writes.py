@@ -1,13 +1,13 @@
-"""Writes and copies of memview host arrays against the same statements in NumPy,
-measured interleaved in one run: assignment from scalars, arrays, buffers and
-lists, broadcast and overlapping, fills, casts, records, copies, at several sizes.
+"""The write and copy rows of bench_ops.py (not a benchmark itself: build.py bench
+runs benchmarks/bench_*.py only): memview host arrays against the same statements
+in NumPy, measured interleaved in one run. Assignment from scalars, arrays,
+buffers and lists (whole, row, column, strided, reversed; broadcast from a scalar,
+a row and a column; overlapping), fills, casts, records and copies, at several
+sizes.
 
-Prints one row per statement: ns per call for memview and for NumPy, the ratio,
-the target (<= 1.2x NumPy; casts <= 1.5x) and whether it is met. A second table
-times 256 MiB copies and fills against np.copyto (target <= 1.0x, memory bound).
-Targets are checked here, never in tests.
-
-    python3 build.py bench      (or: PYTHONPATH=.build/pkg python benchmarks/bench_assign.py [--quick])
+One row per statement: ns per call for memview and for NumPy, the ratio, the
+target (<= 1.2x NumPy; casts <= 1.5x) and whether it is met. A second table times
+256 MiB copies and fills against np.copyto (target <= 1.0x, memory bound).
 """
 import sys
 import warnings
@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 
 import memview as mv
-from _timing import interleaved_best, summary
+from _timing import interleaved_best
 
 QUICK = "--quick" in sys.argv
 SIZES = (1, 16, 512, 10_000)
@@ -63,6 +63,17 @@ def rows():
         row(f"a[::-1].copy() ({size})", lambda a=a: a[::-1].copy(), lambda n=n: n[::-1].copy())
         row(f"mv.copyto(a, b) ({size})", lambda a=a, b=b: mv.copyto(a, b), lambda n=n, m=m: np.copyto(n, m))
         row(f"a.tobytes() ({size})", lambda a=a: a.tobytes(), lambda n=n: n.tobytes())
+
+    for size in (16, 512, 10_000):
+        a, n = both((4, size // 4))
+        row_v, col_v = np.arange(size // 4, dtype="float64"), np.arange(4, dtype="float64")
+        row(f"A[1] = row ({size})", lambda a=a, v=row_v: a.__setitem__(1, v), lambda n=n, v=row_v: n.__setitem__(1, v))
+        row(f"A[:, 1] = column ({size})", lambda a=a, v=col_v: a.__setitem__((slice(None), 1), v),
+            lambda n=n, v=col_v: n.__setitem__((slice(None), 1), v))
+        row(f"A[...] = column[:, None] ({size})", lambda a=a, v=col_v[:, None]: a.__setitem__(Ellipsis, v),
+            lambda n=n, v=col_v[:, None]: n.__setitem__(Ellipsis, v))
+        row(f"A[:, ::2] = A[:, 1::2] ({size})", lambda a=a: a.__setitem__((slice(None), slice(None, None, 2)), a[:, 1::2]),
+            lambda n=n: n.__setitem__((slice(None), slice(None, None, 2)), n[:, 1::2]))
 
     # the statements of the issue that asked for one engine
     a, n = both((4, 64))
@@ -143,10 +154,8 @@ def run_large():
     return results
 
 
-def main():
-    warnings.simplefilter("ignore")  # casts of out-of-range values warn, in NumPy and memview alike
-    summary(run_small() + run_large())
-
-
-if __name__ == "__main__":
-    main()
+def run():
+    """Every row: the small statements, then the large ones; a list of targets met."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # casts of out-of-range values warn, in NumPy and memview alike
+        return run_small() + run_large()
