@@ -84,7 +84,7 @@ mv_field_view(MVArray *a, PyObject *key)
 {
     if (mv_check_live(a) < 0)
         return NULL;
-    if (strstr(a->format, "T{") == NULL) { /* no record, no fields: as NumPy, not an index */
+    if (strchr(a->format, ':') == NULL) { /* no field names, no fields: as NumPy, not an index */
         PyErr_Format(PyExc_IndexError, "memview: only integers, slices (`:`), ellipsis (`...`) and None are "
                                        "valid indices, not '%s'", PyUnicode_Check(key) ? "str" : "list");
         return NULL;
@@ -95,6 +95,23 @@ mv_field_view(MVArray *a, PyObject *key)
     const mv_item *it = mv_ask(MV_ASK_FIELD, PyBytes_AsString(k), PyBytes_Size(k), 1);
     Py_DECREF(k);
     if (it == NULL) {
+        if (PyList_Check(key) && PyErr_ExceptionMatches(PyExc_ValueError)) {
+            /* a list naming a field the record has not: KeyError, as NumPy's */
+            PyObject *type, *value, *tb;
+            PyErr_Fetch(&type, &value, &tb);
+            PyObject *text = value ? PyObject_Str(value) : NULL;
+            const char *t = text ? PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
+            if (t != NULL && strstr(t, "no field of name") != NULL) {
+                PyErr_SetObject(PyExc_KeyError, text);
+                Py_XDECREF(type);
+                Py_XDECREF(value);
+                Py_XDECREF(tb);
+            } else {
+                PyErr_Restore(type, value, tb);
+            }
+            Py_XDECREF(text);
+            return NULL;
+        }
         if (PyErr_ExceptionMatches(PyExc_TypeError)) {
             /* an array without fields: as NumPy, not an index */
             PyErr_Format(PyExc_IndexError, "memview: only integers, slices (`:`), ellipsis (`...`) and None are "

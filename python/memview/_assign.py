@@ -111,7 +111,15 @@ def void(value, dtype: str) -> bytes:
         same = _dtype.dtype(value.dtype)._go == dtype
     except (TypeError, ValueError, AttributeError):
         same = False
-    return value.tobytes() if same else _dtypes.pack(dtype, value.tolist())
+    return value.tobytes() if same else _dtypes.pack(dtype, _plain(value.item()))
+
+
+def _plain(v):
+    """A record scalar's values with its sub-array fields (NumPy arrays) as lists."""
+    if isinstance(v, tuple):
+        return tuple(_plain(x) for x in v)
+    tolist = getattr(v, "tolist", None)
+    return tolist() if tolist is not None and getattr(v, "ndim", 0) else v
 
 
 def device(target, value, fill: bool, stream) -> None:
