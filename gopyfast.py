@@ -112,6 +112,17 @@ def param(p: dict) -> tuple:
     raise Uncovered(f"parameter {p['name']} of Go type {p['type']}")
 
 
+def own_kind(p: dict) -> str:
+    """What the Python stand-in of an entry gopy has no path for checks of a
+    parameter (_gobind.own_path): "array", the element type of a slice,
+    "handle:" and the Go type of a gopy object, or "value" (a scalar the
+    entry converts itself, raising its own errors)."""
+    kd = param(p)
+    if kd[0] in ("array", "slice"):
+        return kd[-1]
+    return f"handle:{p['type']}" if kd[0] == "handle" else "value"
+
+
 def result(t: str, pkg: dict, helpers: str) -> str:
     """A result kind: a basic type's name; "[]E" for a Go slice of basic
     elements or "*path.Name" for a pointer to a type of the function's own
@@ -147,8 +158,8 @@ def c_result_type(t: str) -> str:
 
 
 def c_result_value(t: str, v: str, k: int = 0) -> str:
-    if t.startswith(("[]", "*")):
-        return f"mv_fast_gopy_result(result_class_{k}, {v})"
+    if t.startswith(("[]", "*")):  # a nil pointer (no handle) is None
+        return f"({v} < 1 ? Py_NewRef(Py_None) : mv_fast_gopy_result(result_class_{k}, {v}))"
     if t in INTS:
         return f"PyLong_From{'LongLong' if INTS[t][2] else 'UnsignedLongLong'}({v})"
     if t in FLOATS:
@@ -160,6 +171,8 @@ def c_result_value(t: str, v: str, k: int = 0) -> str:
 
 def go_result_store(t: str, v: str, out: str, pkg: dict) -> str:
     if (g := gopy_result(t, pkg)) is not None:
+        if t.startswith("*"):  # nil: no handle, None in Python
+            return f"if {v} != nil {{\n\t\t*{out} = C.int64_t({g[0]}({g[1]}{v}))\n\t}}"
         return f"*{out} = C.int64_t({g[0]}({g[1]}{v}))"
     if t in INTS:
         return f"*{out} = C.{INTS[t][0]}({v})"
@@ -180,16 +193,19 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     name = fn["name"]
     qual = f"{pkg['name']}.{typ}.{name}" if typ else f"{pkg['name']}.{name}"
     cname = qual.replace(".", "_")  # gopy's name of it (the fork's error names it so)
-    if typ and f"func {cname}(_handle CGoHandle" not in helpers:
-        raise Uncovered(f"gopy binds no method {name} of {typ}")
+    # own: gopy binds no such function or method (several results, ...); the
+    # entry is its only path, and the calls it does not take go to a Python
+    # stand-in that raises the TypeError (_gobind.own_path)
+    own = f"func {cname}({'_handle CGoHandle' if typ else ''}" not in helpers
     kinds = [param(p) for p in fn["params"]]
     res = fn["results"]
     error = bool(res) and res[-1] == "error"
     values = [result(t, pkg, helpers) for t in (res[:-1] if error else res)]
-    if len(values) > 1:
-        raise Uncovered("more than one result")
+    gopy_values = [j for j, t in enumerate(values) if gopy_result(t, pkg) is not None]
+    if len(gopy_values) > 1:
+        raise Uncovered("more than one result Python gets as a gopy object")
     shim = f"mvfast_{k}"
-    go_run = not res
+    go_run = not res and not own
     names = [p["name"] for p in fn["params"]] + (["goRun"] if go_run else [])
     n = len(names)
     q = c_string(qual)
@@ -198,7 +214,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     fallback = (f"mv_fast_method_fallback(gopy_path_{k}, self, args, nargs, kwnames)" if typ
                 else "mv_fast_fallback(gopy_path, args, nargs, kwnames)")
     memory = [i for i, kd in enumerate(kinds) if kd[0] in ("slice", "array")]
-    gopy_value = bool(values) and gopy_result(values[0], pkg) is not None
+    gopy_value = bool(gopy_values)
     # memory Go may keep lives with the Go value returned, or the receiver (as on gopy's path)
     keeps = bool(memory) and (gopy_value or bool(typ))
 
@@ -234,23 +250,32 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     for i in slices:
         c.append(f"    Py_buffer b{i};")
         c.append(f"    int h{i} = 0;")
+        c.append(f"    void *p{i} = NULL;")
+        c.append(f"    int64_t n{i} = -1;")  # None: a nil slice
     for i in arrays:
         c.append(f"    mv_fast_lent *v{i} = NULL;")
     c += ["    mv_fast_failure f = {0};", "    PyObject *out = NULL;", "    int slow = 0;"]
-    if values:
-        c.append(f"    {c_result_type(values[0])} r = 0;")
+    for j, t in enumerate(values):
+        c.append(f"    {c_result_type(t)} r{j} = 0;")
     # Memory and handles first, as on gopy's path (memview checks them before gopy
     # converts the rest); any of them the entry does not take sends the call there.
     for i, kd in enumerate(kinds):
         if kd[0] == "slice":
             fmt, size = SLICES[kd[1]]
-            c.append(f"    if (!(h{i} = mv_fast_slice(a[{i}], \"{fmt}\\0\", {size}, &b{i})))")
-            c.append("        goto slow;")
+            c.append(f"    if (a[{i}] != Py_None) {{")
+            c.append(f"        if (!(h{i} = mv_fast_slice(a[{i}], \"{fmt}\\0\", {size}, &b{i})))")
+            c.append("            goto slow;")
+            c.append(f"        p{i} = b{i}.buf;")
+            c.append(f"        n{i} = (int64_t)(b{i}.len / b{i}.itemsize);")
+            c.append("    }")
         elif kd[0] == "array":
             c.append(f"    if (!mv_fast_array(a[{i}], &v{i}))")
             c.append("        goto slow;")
     for i, kd in enumerate(kinds):  # (on gopy's path the handles are checked first: any order does here)
         if kd[0] == "handle":
+            # None stays refused (gopy's path): a nil dereference in Go is a
+            # panic only while Go's own SIGSEGV handler is installed, and
+            # faulthandler (pytest, -X faulthandler) replaces it
             c.append(f"    int64_t x{i};")
             c.append(f"    if (!mv_fast_handle(a[{i}], &x{i}))")
             c.append("        goto slow;")
@@ -282,11 +307,10 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
         elif kd[0] == "handle":
             call.append(f"x{i}")
         elif kd[0] == "slice":
-            call += [f"b{i}.buf", f"(int64_t)(b{i}.len / b{i}.itemsize)"]
+            call += [f"p{i}", f"n{i}"]
         else:
             call.append(f"v{i}")
-    if values:
-        call.append("&r")
+    call += [f"&r{j}" for j in range(len(values))]
     call.append("&f")
     c += ["    {",
           "        PyThreadState *ts = PyEval_SaveThread();",
@@ -298,18 +322,22 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
         c.append(f"        mv_fast_release_array(v{i});")
         c.append(f"    v{i} = NULL;")
     c += ["    if (f.fallback)", "        goto slow;",
-          "    if (f.exception != NULL)", "        mv_fast_raise(&f);"]
-    if values:
-        c.append(f"    else\n        out = {c_result_value(values[0], 'r', k)};")
-    else:
-        c += ["    else", "        out = Py_NewRef(Py_None);"]
+          "    if (f.exception != NULL) {", "        mv_fast_raise(&f);", "        goto done;", "    }"]
+    m = len(values)
+    if m:  # each result converted (freeing what Go allocated), then one value or a tuple
+        c.append(f"    PyObject *o[{m}] = {{{', '.join(c_result_value(t, f'r{j}', k) for j, t in enumerate(values))}}};")
+        c.append(f"    if (mv_fast_results(o, {m}) < 0)")
+        c.append("        goto done;")
     if keeps:
-        owner = "out" if gopy_value else "self"
-        c += ["    if (out != NULL) {",
+        owner = f"o[{gopy_values[0]}]" if gopy_value else "self"
+        c += [f"    if ({owner} != Py_None) {{",
               f"        PyObject *lent[] = {{{', '.join(f'a[{i}]' for i in memory)}}};",
-              f"        if (mv_fast_keep({owner}, keep_key_{k}, lent, {len(memory)}) < 0)",
-              "            Py_CLEAR(out);",
+              f"        if (mv_fast_keep({owner}, keep_key_{k}, lent, {len(memory)}) < 0) {{",
+              f"            mv_fast_drop(o, {m});" if m else "",
+              "            goto done;",
+              "        }",
               "    }"]
+    c.append(f"    out = {'Py_NewRef(Py_None)' if not m else 'o[0]' if m == 1 else f'mv_fast_tuple(o, {m})'};")
     c.append("    goto done;")
     c += ["slow:", "    slow = 1;", "done:"]
     for i in slices:
@@ -339,7 +367,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
             if f"func {kd[1]}(" not in helpers:
                 raise Uncovered(f"parameter {p['name']}: no gopy helper {kd[1]} for Go type {p['type']}")
             gparams.append(f"x{i} C.int64_t")
-            args.append(f"{kd[1]}(CGoHandle(x{i}))")
+            args.append(f"mvfastPtr(x{i}, {kd[1]})")
         elif kd[0] == "slice":
             gparams += [f"x{i} unsafe.Pointer", f"n{i} C.int64_t"]
             s = f"mvfastSlice[{GO_ELEM.get(kd[1], kd[1])}](x{i}, n{i})"
@@ -354,9 +382,9 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
                     f"\tdefer mvfastRelease(a{i})"]
             nslice += 1
             args.append(f"a{i}")
-    if values:
-        gparams.append(f"r *C.{c_result_type(values[0]).replace('char *', 'char').strip()}"
-                       if values[0] != "string" else "r **C.char")
+    for j, t in enumerate(values):
+        gparams.append(f"r{j} *C.{c_result_type(t).replace('char *', 'char').strip()}"
+                       if t != "string" else f"r{j} **C.char")
     gparams.append("f *C.mv_fast_failure")
     if typ:  # read and checked as gopy's method reads its receiver (gopyrt.Receiver)
         go_type = f"{imports.pkg(pkg['path'])}.{typ}"
@@ -365,17 +393,17 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
                   f"reflect.TypeOf({go_type}{{}})).{name}({', '.join(args)})")
     else:
         target = f"{imports.pkg(pkg['path'])}.{name}({', '.join(args)})"
-    outs = (["v"] if values else []) + (["err"] if error else [])
+    outs = [f"v{j}" for j in range(len(values))] + (["err"] if error else [])
     body = [f"//export {shim}", f"func {shim}({', '.join(gparams)}) {{",
             "\tdefer func() {", "\t\tif p := recover(); p != nil {",
             "\t\t\tmvfastFail(f, gopyrt.PanicFailure(p))", "\t\t}", "\t}()", *pre]
     body.append(f"\t{', '.join(outs)} := {target}" if outs else f"\t{target}")
     if error:
         body += ["\tif err != nil {", "\t\tmvfastFail(f, gopyrt.ErrorFailure(err))", "\t\treturn", "\t}"]
-    if values:
-        body.append("\t" + go_result_store(values[0], "v", "r", pkg))
+    for j, t in enumerate(values):
+        body.append("\t" + go_result_store(t, f"v{j}", f"r{j}", pkg))
     body += ["}", ""]
-    cls = (f"\"{gopy_result(values[0], pkg)[2]}\", &result_class_{k}" if gopy_value else "NULL, NULL")
+    cls = (f"\"{gopy_result(values[gopy_values[0]], pkg)[2]}\", &result_class_{k}" if gopy_value else "NULL, NULL")
     row = (f"    {{{q}, {{{c_string(name)}, (PyCFunction)(void (*)(void))entry_{k}, "
            f"METH_FASTCALL | METH_KEYWORDS, NULL}}, {cls}, {f'&gopy_path_{k}' if typ else 'NULL'}, "
            f"{f'&keep_key_{k}' if keeps else 'NULL'}}},")
@@ -396,6 +424,43 @@ mv_fast_str_result(char *s)
     PyObject *out = PyUnicode_FromString(s ? s : "");
     free(s);
     return out;
+}
+
+/* mv_fast_drop drops the results o[0..n) converted so far (NULL for none). */
+static void
+mv_fast_drop(PyObject **o, int n)
+{
+    for (int i = 0; i < n; i++)
+        Py_CLEAR(o[i]);
+}
+
+/* mv_fast_results: 0 when every result o[0..n) was converted, else -1 with
+ * the exception set and every one dropped. */
+static int
+mv_fast_results(PyObject **o, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (o[i] == NULL) {
+            mv_fast_drop(o, n);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* mv_fast_tuple: the tuple of the results o[0..n) of a Go function with
+ * several, which it takes (NULL, and every one dropped, when it cannot). */
+static PyObject *
+mv_fast_tuple(PyObject **o, int n)
+{
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) {
+        mv_fast_drop(o, n);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        PyTuple_SetItem(t, i, o[i]);
+    return t;
 }
 
 """
@@ -419,12 +484,27 @@ import (
 {imports})
 
 // mvfastSlice is the []T over n elements at p the C entry took from a
-// buffer, for the call (an empty, non-nil slice for none, as on gopy's path).
+// buffer, for the call (an empty, non-nil slice for none, as on gopy's path;
+// nil for None, n < 0).
 func mvfastSlice[T any](p unsafe.Pointer, n C.int64_t) []T {{
+\tif n < 0 {{
+\t\treturn nil
+\t}}
 \tif n == 0 {{
 \t\treturn []T{{}}
 \t}}
 \treturn unsafe.Slice((*T)(p), int(n))
+}}
+
+// mvfastPtr is the Go pointer of gopy's handle h, read back by gopy's own
+// helper get (which checks its type), or nil for None (h 0: gopy's handles
+// start at 1).
+func mvfastPtr[T any](h C.int64_t, get func(CGoHandle) T) T {{
+\tif h == 0 {{
+\t\tvar nilPtr T
+\t\treturn nilPtr
+\t}}
+\treturn get(CGoHandle(h))
 }}
 
 // mvfastRelease releases the *memview.Array a call was lent: Go keeps the
@@ -462,7 +542,7 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     imports = Imports()
     helpers = (gen / "pyext.go").read_text() if (gen / "pyext.go").exists() else ""
     cs, gos, rows = [], [], []
-    fast, methods, gopy = {}, {}, {}
+    fast, methods, gopy, own = {}, {}, {}, {}
     k = 0
 
     def add(pkg: dict, fn: dict, typ: str | None, into: dict) -> None:
@@ -479,8 +559,11 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
         gos.append(g)
         rows.append(row)
         k += 1
-        res = [gopy_result(t, pkg) for t in fn["results"] if t != "error"]
-        into[fn["name"]] = res[0][2] if res and res[0] else None
+        res = [g for t in fn["results"] if t != "error" and (g := gopy_result(t, pkg))]
+        into[fn["name"]] = res[0][2] if res else None
+        cname = f"{pkg['name']}_{typ}_{fn['name']}" if typ else f"{pkg['name']}_{fn['name']}"
+        if f"func {cname}({'_handle CGoHandle' if typ else ''}" not in helpers:
+            own[qual] = {p["name"]: own_kind(p) for p in fn["params"]}
 
     for pkg in signatures:
         fast[pkg["name"]], methods[pkg["name"]] = {}, {}
@@ -507,7 +590,7 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     std = '\t"reflect"\n' if any(methods.values()) else ""
     (gen / "memview_fast.go").write_text(GO_HEAD.format(include=include, gopyrt=GOPYRT, imports=imp, std=std) +
                                          "\n".join(gos))
-    return {"fast": fast, "methods": methods, "gopy": gopy}
+    return {"fast": fast, "methods": methods, "gopy": gopy, "own": own}
 
 
 def module_text(report: dict) -> str:
@@ -520,4 +603,6 @@ def module_text(report: dict) -> str:
             'path, with the reason (GOPY); written by build.py (gopyfast.py)."""\n\n'
             f"FAST = {pprint.pformat(report['fast'], width=100)}\n\n"
             f"METHODS = {pprint.pformat(report['methods'], width=100)}\n\n"
-            f"GOPY = {pprint.pformat(report['gopy'], width=100)}\n")
+            f"GOPY = {pprint.pformat(report['gopy'], width=100)}\n\n"
+            "# Those gopy binds no path of (several results, ...): {name: {parameter: Go type}}\n"
+            f"OWN = {pprint.pformat(report['own'], width=100)}\n")

@@ -100,8 +100,7 @@ SLICE_ARGS = [
     lambda dt: np.arange(3, dtype=np.float32 if dt != np.float32 else np.float64),  # another dtype
     lambda dt: mv.asarray(np.arange(3).astype(dt)),
     lambda dt: [1, 2],
-    lambda dt: None,
-]
+]  # None is a nil slice on the entry's path (test_gopy_results.py)
 
 
 def ro(x):

@@ -109,7 +109,8 @@ def test_entries_cover_the_methods_they_should():
     assert _fast.METHODS["gopkg"]["Tool"]["Ramp"] == "Slice_float64"
     # what keeps gopy's path is named, with the reason
     assert "result of Go type" in _fast.GOPY["gopkg.ReadOnly.View"]
-    assert "gopy binds no method" in _fast.GOPY["gopkg.Special.Mix"]  # a promoted method, which gopy leaves out
+    # a promoted method, which gopy leaves out: the entry is its only path
+    assert "gopkg.Special.Mix" in _fast.OWN and "gopkg.Special.Mix" not in _fast.GOPY
     assert "a method of an interface" in _fast.GOPY["gopkg.Shaper.Area"]
     assert type(gopkg.Square.__dict__["Area"]).__name__ == "method_descriptor"
     assert type(gopkg.ReadOnly.__dict__["View"]).__name__ == "function"
@@ -159,8 +160,7 @@ SLICE_ARGS = [
     lambda: mv.asarray(np.arange(3.0)),
     lambda: bytearray(8),
     lambda: [1.0, 2.0],
-    lambda: None,
-]
+]  # None is a nil slice on the entry's path (below)
 
 
 def test_slices():
@@ -220,6 +220,11 @@ def test_errors_and_panics():
 def test_value_receiver_and_embedding():
     assert same(tool, "Label", lambda: ()) == ("ok", "t/0")
     special = gopkg.NewSpecial("sp")
+    if FAST:  # a promoted method gopy leaves out binds through its entry
+        other = gopkg.NewSpecial("sp")
+        assert other.Mix(1, 2, 3, 4, 5, 65, 6, 7, 8, 9, 10, 11, 1.5, 2.5, True, "s") == \
+            "1 2 3 4 5 65 6 7 8 9 10 11 1.5 2.5 trues"  # fmt.Sprint: no space before a string
+        assert other.Label() == "sp/1"
     # a gopy object of the embedding type, as the embedded one (gopy's Embed)
     assert same(lambda: gopkg.Tool(handle=special.handle), "Label", lambda: ()) == ("ok", "sp/0")
 
@@ -349,3 +354,10 @@ def test_forked_child_raises():
             "sys.exit(os.waitstatus_to_exitcode(st))\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
+
+
+@needs_fast
+def test_none_is_a_nil_slice():
+    t = tool()
+    assert t.Scale(None, 2.0) is None  # Go ranges over a nil slice: nothing to do
+    assert t.SumSamples(None) == 0.0

@@ -13,6 +13,7 @@ zero-copy array over the memory of a Go value gopy hands Python.
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import sys
 
@@ -208,6 +209,46 @@ def bind(mod, spec: dict, pkg: str) -> None:
                 setattr(cls, name, _wrap(fn, b, f"{pkg}.{typ}.{name}", 1))
 
 
+def own_path(qualname: str, params: dict, first: int):
+    """The stand-in gopy's path of an entry gopy binds no path of (a Go
+    function with several results, ...): it gets the calls the entry does not
+    take as they are, and raises the TypeError (or ValueError, BufferError)
+    gopy's path would for them. params: {name: gopyfast.own_kind}; first is 1
+    for a method (self comes first)."""
+    sig = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in params])
+
+    def path(*args, **kwargs):
+        try:
+            bound = sig.bind(*args[first:], **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{qualname}(): {e}") from None
+        for name, x in bound.arguments.items():
+            kind = params[name]
+            if kind.startswith("handle:"):
+                if x is not None:
+                    _by_handle(x, kind.removeprefix("handle:"), qualname, name)
+            elif kind != "value" and x is not None:
+                lent = []
+                try:
+                    _lend(x, kind, lent)
+                except (TypeError, ValueError, BufferError) as e:
+                    why = str(e).removeprefix("memview: ")
+                    raise type(e)(f"{qualname}() argument {name!r}: {why}") from None
+                finally:
+                    for h in lent:
+                        _core.unlend(h)
+                if kind != "array":
+                    raise TypeError(f"{qualname}() argument {name!r}: a Go []{kind} is taken from a "
+                                    "C-contiguous host buffer of its format (copy it with numpy.ascontiguousarray)")
+        raise TypeError(f"{qualname}(): the arguments cannot be taken as Go's "
+                        f"({', '.join(type(x).__name__ for x in bound.arguments.values())})")
+
+    path.__name__ = qualname.rsplit(".", 1)[1]
+    path.__qualname__ = qualname.split(".", 1)[1]
+    path.__signature__ = sig
+    return path
+
+
 # The gopy path of each method whose class now has its generated entry, by
 # Python name ("pkg.Type.Method"): what the entry hands the calls it does not
 # take (a function's entry has it as its __self__).
@@ -228,8 +269,11 @@ def fast(mod, pkg: str) -> None:
     def result_class(result):
         return (getattr(mod, result, None) or getattr(_go, result, None)) if result else None
 
+    own = getattr(_fast, "OWN", {})
     for name, result in _fast.FAST.get(pkg, {}).items():
         fn, cls = getattr(mod, name, None), result_class(result)
+        if fn is None and f"{pkg}.{name}" in own:
+            fn = own_path(f"{pkg}.{name}", own[f"{pkg}.{name}"], 0)
         if not callable(fn) or (result and cls is None):
             continue  # gopy's path alone
         entry = _core.go_fast(f"{pkg}.{name}", fn, cls)
@@ -241,6 +285,8 @@ def fast(mod, pkg: str) -> None:
             continue
         for name, result in methods.items():
             fn, cls = owner.__dict__.get(name), result_class(result)
+            if fn is None and f"{pkg}.{typ}.{name}" in own:
+                fn = own_path(f"{pkg}.{typ}.{name}", own[f"{pkg}.{typ}.{name}"], 1)
             if not callable(fn) or (result and cls is None):
                 continue
             entry = _core.go_fast_method(f"{pkg}.{typ}.{name}", fn, cls)

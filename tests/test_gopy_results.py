@@ -1,0 +1,89 @@
+"""Go functions with several results, and nil both ways (gopyfast.py): a tuple
+of the results, (T..., error) as the Ts or an exception, None for a nil
+pointer result and None given for a nil slice or pointer parameter."""
+import math
+import os
+
+import numpy as np
+import pytest
+
+import memview as mv
+
+if "gopkg" not in mv.go_packages():
+    pytest.skip("tests/gopkg is built in by the test build (python3 build.py test)", allow_module_level=True)
+if os.environ.get("MEMVIEW_GOPY_PATH") == "1":
+    pytest.skip("MEMVIEW_GOPY_PATH=1: gopy's call path only", allow_module_level=True)
+import gopkg  # noqa: E402
+from memview._ext import _fast  # noqa: E402
+
+
+def test_several_results_are_a_tuple():
+    x = np.array([1.0, 2.0, 3.0, 4.0])
+    assert gopkg.MeanVariance(x) == (2.5, float(np.var(x)))
+    assert gopkg.MeanVariance(x=x) == (2.5, 1.25)
+    mean, var = gopkg.MeanVariance(np.zeros(0))
+    assert math.isnan(mean) and math.isnan(var)
+    assert gopkg.Split(3.25) == (3, 0.25)
+    assert gopkg.Split(-1.5) == (-1, -0.5)
+    assert type(gopkg.Split(2.0)[0]) is int
+    assert gopkg.Words("héllo big world") == ("héllo", "big world", True)
+    assert gopkg.Words("one") == ("one", "", False)
+    # they were left out before: the entry is their only path
+    assert "gopkg.MeanVariance" in _fast.OWN and "gopkg.Split" in _fast.OWN
+
+
+def test_several_results_with_an_error():
+    assert gopkg.Root(9.0) == (3.0, 81.0)
+    with pytest.raises(RuntimeError, match="negative number"):
+        gopkg.Root(-1.0)
+    # one T with an error is that T
+    assert gopkg.FailValue(False) == 1.5
+
+
+def test_wrong_calls_of_an_entry_without_a_gopy_path():
+    with pytest.raises(TypeError, match=r"gopkg\.Split\(\): missing a required argument: 'x'"):
+        gopkg.Split()
+    with pytest.raises(TypeError, match=r"gopkg\.Split\(\): too many positional arguments"):
+        gopkg.Split(1.0, 2.0)
+    with pytest.raises(TypeError, match=r"gopkg\.Split\(\): got an unexpected keyword argument 'y'"):
+        gopkg.Split(x=1.0, y=1.0)
+    with pytest.raises(TypeError, match="gopkg.Split"):
+        gopkg.Split("x")
+    with pytest.raises(TypeError, match=r"gopkg\.MeanVariance\(\) argument 'x'"):
+        gopkg.MeanVariance([1.0, 2.0])
+    with pytest.raises(TypeError, match=r"gopkg\.MeanVariance\(\) argument 'x'"):
+        gopkg.MeanVariance(np.arange(3, dtype=np.int32))
+    with pytest.raises(ValueError, match="contiguous"):
+        gopkg.MeanVariance(np.arange(6.0)[::2])
+
+
+def test_a_gopy_object_among_several_results():
+    box, positive = gopkg.BoxPair(4)
+    assert positive is True and gopkg.BoxN(box) == 4
+    box, positive = gopkg.BoxPair(-2)
+    assert positive is False and gopkg.BoxN(box) == -2
+
+
+def test_a_method_with_several_results():
+    acc = gopkg.NewAcc()
+    acc.Add(np.array([1.5, 1.25]))
+    assert acc.Parts() == (2.0, 0.75)
+    with pytest.raises(TypeError, match=r"gopkg\.Acc\.Parts\(\)"):
+        acc.Parts(1)
+
+
+def test_nil_pointer_result_is_none():
+    assert gopkg.MaybeBox(-1) is None
+    assert gopkg.BoxN(gopkg.MaybeBox(3)) == 3
+
+
+def test_none_is_a_nil_slice():
+    assert gopkg.NilSlice(None) == (True, 0)
+    assert gopkg.NilSlice(np.zeros(0)) == (False, 0)  # an empty buffer is an empty, non-nil slice
+    assert gopkg.NilSlice(np.zeros(3)) == (False, 3)
+    assert gopkg.BoxOrNil(gopkg.NewBox(1)) == "box"
+    with pytest.raises(TypeError):  # a nil pointer parameter is refused (see gopyfast.entry)
+        gopkg.BoxOrNil(None)
+    assert gopkg.Len(None) == 0
+    gopkg.IncFloat64s(None)  # Go's loop over a nil slice does nothing
+
