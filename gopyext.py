@@ -104,6 +104,19 @@ def _replace_target(new: dict, module_dir: Path) -> str:
     return path
 
 
+def local_version(module_path: str) -> str:
+    """The version a module given by its directory is required at (replaced by
+    that directory): a pseudo-version of the major version its path names, as
+    the go command checks it: v0 for example.com/m, v2 for example.com/m/v2,
+    v3 for gopkg.in/yaml.v3 (and v1 for gopkg.in/check.v1)."""
+    m = re.fullmatch(r"gopkg\.in/(?:[^/]+/)?[^/]+\.v(\d+)(?:-unstable)?", module_path)
+    if m is None:
+        m = re.search(r"/v(\d+)$", module_path)
+        if m is not None and int(m[1]) < 2:
+            m = None
+    return f"v{m[1] if m else 0}.0.0-00010101000000-000000000000"
+
+
 def write_build_module(gen: Path, root: Path, packages: list[GoPackage], env: dict) -> None:
     """Write gen/go.mod and gen/go.sum: memview from root, each package's module
     from its directory, and those modules' own replace directives."""
@@ -122,7 +135,7 @@ def write_build_module(gen: Path, root: Path, packages: list[GoPackage], env: di
             continue
         if mod_path in replaced:
             raise BuildError(f"module {mod_path} is given from two directories")
-        lines += [f"require {mod_path} v0.0.0-00010101000000-000000000000", f"replace {mod_path} => {mod_dir}"]
+        lines += [f"require {mod_path} {local_version(mod_path)}", f"replace {mod_path} => {mod_dir}"]
         replaced[mod_path] = str(mod_dir)
         for rep in module_info(mod_dir, env).get("Replace") or []:
             old, target = rep["Old"]["Path"], _replace_target(rep["New"], mod_dir)
