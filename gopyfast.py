@@ -32,6 +32,7 @@ signatures; gopy's output is not edited.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -183,6 +184,43 @@ def go_result_store(t: str, v: str, out: str, pkg: dict) -> str:
     return f"*{out} = C.CString({v})"
 
 
+def read_only_by_hand() -> set:
+    """The slice parameters marked read-only by hand: MEMVIEW_READONLY, a
+    comma-separated list of "pkg.Func.param" or "pkg.Type.Method.param" (for
+    what the analysis cannot prove, as assembly)."""
+    return {x.strip() for x in os.environ.get("MEMVIEW_READONLY", "").split(",") if x.strip()}
+
+
+def read_only(p: dict, qual: str) -> tuple[str, str]:
+    """(outcome, why) of the read-only analysis of slice parameter p of qual
+    (gopysig's readonly.go), or "by hand" where MEMVIEW_READONLY marks it."""
+    if f"{qual}.{p['name']}" in read_only_by_hand():
+        return "proven", "marked read-only by hand (MEMVIEW_READONLY)"
+    if "readonly" not in p:
+        return "inconclusive", "not analysed"
+    return p["readonly"], p.get("readonly_why", "")
+
+
+def slice_flags(elem: str, p: dict, qual: str) -> str:
+    """The mv_fast_slice flags of a []elem parameter p of qual: any format for
+    a []byte; a read-only buffer taken as it is where Go provably only reads
+    it, copied for the call where the analysis cannot tell, and refused (left
+    to gopy's path) where it found a store."""
+    flags = ["MV_FAST_ANY_FORMAT"] if elem in ("byte", "uint8") else []
+    outcome = read_only(p, qual)[0]
+    if outcome == "proven":
+        flags.append("MV_FAST_RO_TAKE")
+    elif outcome != "store":
+        flags.append("MV_FAST_RO_COPY")
+    return " | ".join(flags) or "0"
+
+
+def kept_arg(i: int, kinds: list) -> str:
+    """What an entry keeps of argument i it lent memory of: the copy made of
+    a read-only slice argument, if one was made, else the argument."""
+    return f"(c{i} != NULL ? c{i} : a[{i}])" if kinds[i][0] == "slice" else f"a[{i}]"
+
+
 def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str | None = None
           ) -> tuple[str, str, str]:
     """The C entry, the Go shim and the table row of function fn (number k),
@@ -250,6 +288,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     for i in slices:
         c.append(f"    Py_buffer b{i};")
         c.append(f"    int h{i} = 0;")
+        c.append(f"    PyObject *c{i} = NULL;")  # a read-only buffer's copy for the call
         c.append(f"    void *p{i} = NULL;")
         c.append(f"    int64_t n{i} = -1;")  # None: a nil slice
     for i in arrays:
@@ -262,11 +301,12 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     for i, kd in enumerate(kinds):
         if kd[0] == "slice":
             fmt, size = SLICES[kd[1]]
+            flags = slice_flags(kd[1], fn["params"][i], qual)
             c.append(f"    if (a[{i}] != Py_None) {{")
-            c.append(f"        if (!(h{i} = mv_fast_slice(a[{i}], \"{fmt}\\0\", {size}, &b{i})))")
+            c.append(f"        if (!(h{i} = mv_fast_slice(a[{i}], \"{fmt}\\0\", {size}, {flags}, &b{i}, &c{i})))")
             c.append("            goto slow;")
-            c.append(f"        p{i} = b{i}.buf;")
-            c.append(f"        n{i} = (int64_t)(b{i}.len / b{i}.itemsize);")
+            c.append(f"        p{i} = c{i} != NULL ? (void *)PyByteArray_AsString(c{i}) : b{i}.buf;")
+            c.append(f"        n{i} = (int64_t)(b{i}.len / {size});")
             c.append("    }")
         elif kd[0] == "array":
             c.append(f"    if (!mv_fast_array(a[{i}], &v{i}))")
@@ -331,7 +371,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     if keeps:
         owner = f"o[{gopy_values[0]}]" if gopy_value else "self"
         c += [f"    if ({owner} != Py_None) {{",
-              f"        PyObject *lent[] = {{{', '.join(f'a[{i}]' for i in memory)}}};",
+              f"        PyObject *lent[] = {{{', '.join(kept_arg(i, kinds) for i in memory)}}};",
               f"        if (mv_fast_keep({owner}, keep_key_{k}, lent, {len(memory)}) < 0) {{",
               f"            mv_fast_drop(o, {m});" if m else "",
               "            goto done;",
@@ -343,6 +383,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     for i in slices:
         c.append(f"    if (h{i})")
         c.append(f"        PyBuffer_Release(&b{i});")
+        c.append(f"    Py_XDECREF(c{i});")
     for i in arrays:
         c.append(f"    mv_fast_release_array(v{i});")
     c += ["    if (slow)", f"        return {fallback};",
@@ -542,7 +583,7 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     imports = Imports()
     helpers = (gen / "pyext.go").read_text() if (gen / "pyext.go").exists() else ""
     cs, gos, rows = [], [], []
-    fast, methods, gopy, own = {}, {}, {}, {}
+    fast, methods, gopy, own, readonly = {}, {}, {}, {}, {}
     k = 0
 
     def add(pkg: dict, fn: dict, typ: str | None, into: dict) -> None:
@@ -564,6 +605,10 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
         cname = f"{pkg['name']}_{typ}_{fn['name']}" if typ else f"{pkg['name']}_{fn['name']}"
         if f"func {cname}({'_handle CGoHandle' if typ else ''}" not in helpers:
             own[qual] = {p["name"]: own_kind(p) for p in fn["params"]}
+        ro = {p["name"]: list(read_only(p, qual)) for p, kd in zip(fn["params"], map(param, fn["params"]))
+              if kd[0] == "slice"}
+        if ro:
+            readonly[qual] = ro
 
     for pkg in signatures:
         fast[pkg["name"]], methods[pkg["name"]] = {}, {}
@@ -590,7 +635,10 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     std = '\t"reflect"\n' if any(methods.values()) else ""
     (gen / "memview_fast.go").write_text(GO_HEAD.format(include=include, gopyrt=GOPYRT, imports=imp, std=std) +
                                          "\n".join(gos))
-    return {"fast": fast, "methods": methods, "gopy": gopy, "own": own}
+    for qual, ps in sorted(readonly.items()):
+        for name, (outcome, why) in ps.items():
+            log(f"read-only analysis: {qual} {name}: {outcome}" + (f" ({why})" if why else ""))
+    return {"fast": fast, "methods": methods, "gopy": gopy, "own": own, "readonly": readonly}
 
 
 def module_text(report: dict) -> str:
@@ -605,4 +653,7 @@ def module_text(report: dict) -> str:
             f"METHODS = {pprint.pformat(report['methods'], width=100)}\n\n"
             f"GOPY = {pprint.pformat(report['gopy'], width=100)}\n\n"
             "# Those gopy binds no path of (several results, ...): {name: {parameter: Go type}}\n"
-            f"OWN = {pprint.pformat(report['own'], width=100)}\n")
+            f"OWN = {pprint.pformat(report['own'], width=100)}\n\n"
+            "# The read-only analysis of each []T parameter: {name: {parameter: [outcome, why]}}, outcome\n"
+            "# \"proven\" (a read-only buffer is taken as it is), \"store\" (refused) or \"inconclusive\" (copied)\n"
+            f"READONLY = {pprint.pformat(report['readonly'], width=100)}\n")

@@ -117,11 +117,15 @@ format_in(const char *f, const char *formats)
 }
 
 /* mv_fast_slice takes o's buffer into view for a []T whose elements are
- * itemsize bytes of one of formats: returns 1 (the caller releases view after
- * the call), or 0 (nothing held, no exception set) where the entry leaves o
- * to the gopy path — no buffer, read-only, not C-contiguous, of another
- * format, a ctypes object, or a memview array off the host's ordinary memory
- * (which waits for the device first). */
+ * itemsize bytes of one of formats (any format, as bytes, with
+ * MV_FAST_ANY_FORMAT): returns 1 (the caller releases view after the call,
+ * and frees *copy), or 0 (nothing held, no exception set) where the entry
+ * leaves o to the gopy path — no buffer, not C-contiguous, of another format,
+ * a ctypes object, a memview array off the host's ordinary memory (which waits
+ * for the device first), or read-only where flags allow neither taking it
+ * (MV_FAST_RO_TAKE) nor a copy (MV_FAST_RO_COPY). *copy is the copy of a
+ * read-only buffer made for the call, a new bytearray (the entry keeps it,
+ * not o, where Go may keep the memory), else NULL. */
 /* plain_type: o's type is made by `type` itself. ctypes' types have
  * metaclasses of their own, and their objects are left to the gopy path, which
  * reads their items from the ctypes type (python/memview/_cdata.py), not from
@@ -133,8 +137,9 @@ plain_type(PyObject *o)
 }
 
 int
-mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, Py_buffer *view)
+mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, int flags, Py_buffer *view, PyObject **copy)
 {
+    *copy = NULL;
     if (mv_is_array(o) && ((MVArray *)o)->device_kind != MV_DEV_CPU)
         return 0;
     if (!PyObject_CheckBuffer(o) || !plain_type(o))
@@ -143,10 +148,20 @@ mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, Py_buffer *
         PyErr_Clear();
         return 0;
     }
-    if (view->readonly || view->itemsize != itemsize || !format_in(view->format ? view->format : "B", formats) ||
+    int any = (flags & MV_FAST_ANY_FORMAT) != 0;
+    if ((view->readonly && !(flags & (MV_FAST_RO_TAKE | MV_FAST_RO_COPY))) ||
+        (!any && (view->itemsize != itemsize || !format_in(view->format ? view->format : "B", formats))) ||
         !PyBuffer_IsContiguous(view, 'C')) {
         PyBuffer_Release(view);
         return 0;
+    }
+    if (view->readonly && !(flags & MV_FAST_RO_TAKE)) {
+        /* Go may store into it, as far as the analysis can tell: a copy for the call */
+        if ((*copy = PyByteArray_FromStringAndSize(view->buf, view->len)) == NULL) {
+            PyErr_Clear();
+            PyBuffer_Release(view);
+            return 0;
+        }
     }
     return 1;
 }

@@ -73,7 +73,18 @@ int mv_fast_bind(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, con
 PyObject *mv_fast_fallback(PyObject *fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *mv_fast_method_fallback(PyObject *fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                   PyObject *kwnames);
-int mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, Py_buffer *view);
+/* How mv_fast_slice takes a buffer for a []T parameter (gopysig's read-only
+ * analysis decides, per parameter, which of the RO_ flags the entry passes):
+ * ANY_FORMAT, for a []byte: any C-contiguous buffer, as its bytes (as hashlib
+ * takes them); RO_TAKE: Go provably only reads it, and a read-only buffer is
+ * taken as it is; RO_COPY: the analysis could not tell, and a read-only
+ * buffer is copied for the call. With neither, a read-only buffer is left to
+ * the gopy path, which refuses it (Go stores into it). */
+#define MV_FAST_ANY_FORMAT 1
+#define MV_FAST_RO_TAKE 2
+#define MV_FAST_RO_COPY 4
+
+int mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, int flags, Py_buffer *view, PyObject **copy);
 int mv_fast_array(PyObject *o, mv_fast_lent **lent);
 int mv_fast_handle(PyObject *o, int64_t *h);
 void mv_fast_release_array(mv_fast_lent *lent);

@@ -171,8 +171,9 @@ def test_named_slice_parameter():
     # takes only a gopy Samples there), and gopy's own Samples still
     assert gopkg.SumSamples(np.arange(4.0)) == 6.0
     assert gopkg.SumSamples(gopkg.NamedSamples(4)) == 6.0
+    assert gopkg.SumSamples(ro(np.arange(4.0))) == 6.0  # Go only reads it (proven)
     with pytest.raises(TypeError, match="gopy object"):
-        gopkg.SumSamples(ro(np.arange(4.0)))  # what the entry leaves to gopy's path
+        gopkg.SumSamples(np.arange(6.0)[::2])  # what the entry leaves to gopy's path
 
 
 MAKERS = ["Bools", "Int8s", "Int16s", "Int32s", "Int64s", "Ints", "Uint8s", "Uint16s", "Uint32s", "Uint64s",

@@ -165,8 +165,9 @@ SLICE_ARGS = [
 
 def test_slices():
     for make in SLICE_ARGS:
-        same(tool, "Scale", lambda make=make: (make(), 2.0))
-        same(tool, "Keep", lambda make=make: (make(),))
+        same(tool, "Scale", lambda make=make: (make(), 2.0))  # a store: read-only refused on both
+        if make is not SLICE_ARGS[4]:  # read-only: copied for the call by the entry (inconclusive)
+            same(tool, "Keep", lambda make=make: (make(),))
     same(tool, "Scale", lambda: (), {"x": np.arange(3.0), "f": 3.0})
     same(tool, "Scale", lambda: (np.arange(3.0), "x"))  # the slice, taken first, is given back
     same(tool, "Scale", lambda: (np.arange(3.0), 2.0), {"goRun": True})  # lent memory: refused on gopy's path
@@ -182,8 +183,9 @@ def test_named_slice_parameter():
     t = gopkg.NewTool("t")
     assert t.SumSamples(np.arange(4.0)) == 6.0
     assert t.SumSamples(gopkg.NamedSamples(4)) == 6.0
+    assert t.SumSamples(ro(np.arange(4.0))) == 6.0  # Go only reads it (proven)
     with pytest.raises(TypeError, match="gopy object"):
-        t.SumSamples(ro(np.arange(4.0)))  # what the entry leaves to gopy's path
+        t.SumSamples(np.arange(6.0)[::2])  # what the entry leaves to gopy's path
 
 
 def test_arrays():
@@ -361,3 +363,13 @@ def test_none_is_a_nil_slice():
     t = tool()
     assert t.Scale(None, 2.0) is None  # Go ranges over a nil slice: nothing to do
     assert t.SumSamples(None) == 0.0
+
+
+@needs_fast
+def test_read_only_memory_a_method_keeps_is_a_copy():
+    t = tool()
+    x = ro(np.arange(4.0))
+    k = t.Keep(x)  # the analysis cannot follow what Go keeps: a copy, kept with the result
+    assert k.At(3) == 3.0
+    kept = k._memview_kept["gopkg.Tool.Keep"]
+    assert type(kept[0]) is bytearray and bytes(kept[0]) == x.tobytes()

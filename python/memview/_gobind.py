@@ -261,10 +261,10 @@ def fast(mod, pkg: str) -> None:
     made with the function or method as it was (gopy's path, wrapped by bind)
     as the path it hands what it does not take as it is: a function's entry
     has it as its __self__; a method's is a method descriptor set on the
-    class. MEMVIEW_GOPY_PATH=1 keeps gopy's path alone (the differential
-    tests compare the two)."""
-    if os.environ.get("MEMVIEW_GOPY_PATH") == "1":
-        return
+    class. MEMVIEW_GOPY_PATH=1 keeps gopy's path alone where there is one
+    (the differential tests compare the two); the entries of what gopy binds
+    no path of are installed whatever it says."""
+    only_own = os.environ.get("MEMVIEW_GOPY_PATH") == "1"
 
     def result_class(result):
         return (getattr(mod, result, None) or getattr(_go, result, None)) if result else None
@@ -274,6 +274,8 @@ def fast(mod, pkg: str) -> None:
         fn, cls = getattr(mod, name, None), result_class(result)
         if fn is None and f"{pkg}.{name}" in own:
             fn = own_path(f"{pkg}.{name}", own[f"{pkg}.{name}"], 0)
+        elif only_own:
+            continue
         if not callable(fn) or (result and cls is None):
             continue  # gopy's path alone
         entry = _core.go_fast(f"{pkg}.{name}", fn, cls)
@@ -287,6 +289,8 @@ def fast(mod, pkg: str) -> None:
             fn, cls = owner.__dict__.get(name), result_class(result)
             if fn is None and f"{pkg}.{typ}.{name}" in own:
                 fn = own_path(f"{pkg}.{typ}.{name}", own[f"{pkg}.{typ}.{name}"], 1)
+            elif only_own:
+                continue
             if not callable(fn) or (result and cls is None):
                 continue
             entry = _core.go_fast_method(f"{pkg}.{typ}.{name}", fn, cls)
