@@ -139,9 +139,8 @@ def result(t: str, pkg: dict, helpers: str) -> str:
 
 def gopy_result(t: str, pkg: dict) -> tuple[str, str, str] | None:
     """(gopy's helper that registers it, the argument it takes, gopy's class)
-    of a result Python gets as gopy's object; None for a scalar."""
-    if t.startswith("[]"):
-        return f"handleFromPtr_Slice_{t[2:]}", "&", f"Slice_{t[2:]}"
+    of a result Python gets as gopy's object; None for a scalar or a slice
+    (a memview array)."""
     if t.startswith("*"):
         name = t.rsplit(".", 1)[1]
         return f"handleFromPtr_Ptr_{pkg['name']}_{name}", "", name
@@ -158,8 +157,10 @@ def c_result_type(t: str) -> str:
     return "uint8_t" if t == "bool" else "char *"
 
 
-def c_result_value(t: str, v: str, k: int = 0) -> str:
-    if t.startswith(("[]", "*")):  # a nil pointer (no handle) is None
+def c_result_value(t: str, v: str, k: int = 0, inputs: int = 0) -> str:
+    if t.startswith("[]"):  # a memview array (a view of the input it lies in)
+        return f"mv_fast_slice_result({v}, {'ins' if inputs else 'NULL'}, {inputs})"
+    if t.startswith("*"):  # a nil pointer (no handle) is None
         return f"({v} < 1 ? Py_NewRef(Py_None) : mv_fast_gopy_result(result_class_{k}, {v}))"
     if t in INTS:
         return f"PyLong_From{'LongLong' if INTS[t][2] else 'UnsignedLongLong'}({v})"
@@ -171,6 +172,8 @@ def c_result_value(t: str, v: str, k: int = 0) -> str:
 
 
 def go_result_store(t: str, v: str, out: str, pkg: dict) -> str:
+    if t.startswith("[]"):  # registered with one reference, which mv_fast_slice_result drops
+        return f"*{out} = C.int64_t(mvfastHandle(handleFromPtr_Slice_{t[2:]}(&{v})))"
     if (g := gopy_result(t, pkg)) is not None:
         if t.startswith("*"):  # nil: no handle, None in Python
             return f"if {v} != nil {{\n\t\t*{out} = C.int64_t({g[0]}({g[1]}{v}))\n\t}}"
@@ -364,8 +367,13 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     c += ["    if (f.fallback)", "        goto slow;",
           "    if (f.exception != NULL) {", "        mv_fast_raise(&f);", "        goto done;", "    }"]
     m = len(values)
+    inputs = slices if any(t.startswith("[]") for t in values) else []
+    if inputs:  # the memory of the []T arguments, which a []T result may lie in
+        c.append("    mv_fast_input ins[] = {" + ", ".join(
+            f"{{c{i} != NULL ? c{i} : a[{i}], h{i} ? (const char *)p{i} : NULL, h{i} ? b{i}.len : 0, "
+            f"c{i} != NULL || (h{i} && b{i}.readonly)}}" for i in inputs) + "};")
     if m:  # each result converted (freeing what Go allocated), then one value or a tuple
-        c.append(f"    PyObject *o[{m}] = {{{', '.join(c_result_value(t, f'r{j}', k) for j, t in enumerate(values))}}};")
+        c.append(f"    PyObject *o[{m}] = {{{', '.join(c_result_value(t, f'r{j}', k, len(inputs)) for j, t in enumerate(values))}}};")
         c.append(f"    if (mv_fast_results(o, {m}) < 0)")
         c.append("        goto done;")
     if keeps:
@@ -520,6 +528,7 @@ import "C"
 import (
 {std}\t"unsafe"
 
+\t"github.com/go-python/gopy/gopyh"
 \t"github.com/memview/memview/memview"
 \t"{gopyrt}"
 {imports})
@@ -546,6 +555,14 @@ func mvfastPtr[T any](h C.int64_t, get func(CGoHandle) T) T {{
 \t\treturn nilPtr
 \t}}
 \treturn get(CGoHandle(h))
+}}
+
+// mvfastHandle is gopy's handle h of a []T result with one reference (gopy
+// registers it with none), which the C entry drops once it made the memview
+// array of it.
+func mvfastHandle(h CGoHandle) CGoHandle {{
+\tgopyh.IncRef(gopyh.CGoHandle(h))
+\treturn h
 }}
 
 // mvfastRelease releases the *memview.Array a call was lent: Go keeps the

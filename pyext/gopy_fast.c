@@ -149,7 +149,8 @@ mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, int flags, 
         return 0;
     }
     int any = (flags & MV_FAST_ANY_FORMAT) != 0;
-    if ((view->readonly && !(flags & (MV_FAST_RO_TAKE | MV_FAST_RO_COPY))) ||
+    if (view->ndim == 0 || /* a NumPy scalar, say: no []T (gopy's path says why) */
+        (view->readonly && !(flags & (MV_FAST_RO_TAKE | MV_FAST_RO_COPY))) ||
         (!any && (view->itemsize != itemsize || !format_in(view->format ? view->format : "B", formats))) ||
         !PyBuffer_IsContiguous(view, 'C')) {
         PyBuffer_Release(view);
@@ -276,6 +277,59 @@ mv_fast_gopy_result(PyObject *cls, int64_t handle)
     Py_XDECREF(none);
     Py_XDECREF(kw);
     Py_XDECREF(h);
+    return out;
+}
+
+/* mv_fast_slice_result is the memview array of a []T result a shim
+ * registered under handle (gopy's handleFromPtr_Slice_E, with one reference,
+ * which this drops): over the Go slice's memory, which it keeps alive (nil is
+ * a zero-length array). Where that memory lies within the memory of one of
+ * the call's []T arguments in[0..n) (Go's dst[:n]), the array is a view of
+ * it: it holds an export of that object (a memoryview, so that a bytearray
+ * cannot be resized under it) as its base, and is read-only where the
+ * argument was. */
+static void
+drop_meta(mv_meta *m)
+{
+    mv_go_release((uintptr_t)m->handle, NULL);
+    free(m->long_format);
+    free(m->long_dtype);
+}
+
+PyObject *
+mv_fast_slice_result(int64_t handle, const mv_fast_input *in, int n)
+{
+    mv_meta m;
+    mv_err e;
+    PyObject *base = NULL, *out = NULL;
+    if (mv_go_from_gopy(handle, -1, &m, &e) != 0) {
+        mv_raise(&e);
+        goto done;
+    }
+    Py_ssize_t len = (Py_ssize_t)m.len;
+    for (int i = 0; i < n && len > 0; i++) {
+        if (in[i].buf != NULL && m.buf >= in[i].buf && m.buf + len <= in[i].buf + in[i].len) {
+            if ((base = PyMemoryView_FromObject(in[i].obj)) == NULL) {
+                drop_meta(&m);
+                goto done;
+            }
+            if (in[i].readonly) { /* Go's array, read-only as the argument was */
+                drop_meta(&m);
+                if (mv_go_from_gopy(handle, 0, &m, &e) != 0) {
+                    mv_raise(&e);
+                    goto done;
+                }
+            }
+            break;
+        }
+    }
+    out = mv_new_array(&m, base);
+done:
+    Py_XDECREF(base);
+    if (mv_go_unlend(handle, &e) != 0) {
+        Py_CLEAR(out);
+        mv_raise(&e);
+    }
     return out;
 }
 

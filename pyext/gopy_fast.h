@@ -91,6 +91,18 @@ void mv_fast_release_array(mv_fast_lent *lent);
 void mv_fast_give_back(void *lent);
 PyObject *mv_fast_raise(mv_fast_failure *f);
 PyObject *mv_fast_gopy_result(PyObject *cls, int64_t handle);
+
+/* A []T argument of a call, for mv_fast_slice_result: the object whose memory
+ * Go was lent (the argument, or the copy made of it), that memory (buf NULL
+ * for none: None, or a gopy object) and whether it was read-only. */
+typedef struct {
+    PyObject *obj;
+    const char *buf;
+    Py_ssize_t len;
+    int readonly;
+} mv_fast_input;
+
+PyObject *mv_fast_slice_result(int64_t handle, const mv_fast_input *in, int n);
 int mv_fast_keep(PyObject *owner, PyObject *key, PyObject *const *lent, int n);
 
 int mv_go_int_arg(PyObject *o, int bits, int is_signed, const char *func, const char *arg, void *out);

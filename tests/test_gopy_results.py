@@ -87,3 +87,43 @@ def test_none_is_a_nil_slice():
     assert gopkg.Len(None) == 0
     gopkg.IncFloat64s(None)  # Go's loop over a nil slice does nothing
 
+
+
+def test_slice_results_are_memview_arrays():
+    r = gopkg.Float64s(4)
+    assert type(r) is mv.Array and r.dtype == "float64" and not r.readonly
+    m = memoryview(r)
+    assert m.format == "d" and m.tolist() == [0.0, 1.0, 2.0, 3.0]
+    n = np.asarray(r)
+    assert n.ctypes.data == r.ptr  # no copy
+    n[0] = 9.0
+    assert r[0] == 9.0 and gopkg.Len(r) == 4
+    del m, n
+    b = gopkg.Bytes(3)
+    assert b.dtype == "uint8" and bytes(b) == b"\x00\x01\x02"
+    z = gopkg.NilFloats()
+    assert type(z) is mv.Array and z.shape == (0,)
+
+
+def test_a_slice_of_an_input_is_a_view_of_it():
+    x = np.arange(6.0)
+    t = gopkg.Tail(x, 2)
+    assert t.ptr == x.ctypes.data + 4 * 8 and t.tolist() == [4.0, 5.0]
+    x[5] = -1.0
+    assert t[1] == -1.0
+    assert t.base is not None
+    ro = np.arange(4.0)
+    ro.flags.writeable = False
+    v = gopkg.Tail(ro, 3)  # Go only reads x (proven): the memory itself, and read-only as it was
+    assert v.readonly and v.ptr == ro.ctypes.data + 8
+    with pytest.raises((TypeError, ValueError)):
+        v[0] = 1.0
+    dst = bytearray(8)
+    out = gopkg.HexEncode(dst, b"\x01\xab")
+    assert bytes(out) == b"01ab" and bytes(dst[:4]) == b"01ab"
+    assert out.ptr == mv.asarray(dst).ptr  # dst[:n]: a view of dst
+    with pytest.raises(BufferError):
+        dst.extend(b"x")  # the view holds an export of dst
+    del out
+    dst.extend(b"x")
+    assert bytes(gopkg.HexEncode(None, b"\xff")) == b"ff"  # Encode(None, src): Go allocates

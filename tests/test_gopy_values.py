@@ -96,7 +96,7 @@ def test_gopy_objects_still_pass_as_they_are():
     s = go.Slice_float64([1.0, 2.0, 3.0])  # gopy's own slice, built element by element
     assert gopkg.Len(s) == 3 and gopkg.Dot(s, s) == 14.0
     with pytest.raises(TypeError, match=r"a Go \[\]float64 is needed, not a gopy Slice_int64"):
-        gopkg.Len(gopkg.Int64s(3))  # gopy would have crashed on the wrong type
+        gopkg.Len(go.Slice_int64([1, 2, 3]))  # gopy would have crashed on the wrong type
 
 
 def test_go_packages():

@@ -297,7 +297,8 @@ def from_go(obj, *, writable=None) -> Array:
     """An array over the memory of a Go value, without a copy: obj is what gopy
     hands Python for a Go slice of numbers or bools, a *memview.Array, or a Go
     value implementing memview.Exporter, from a Go package built together with
-    memview (build.py --with).
+    memview (build.py --with), or the memview array a bound function returns
+    for a Go slice (a view of it).
 
     A slice's backing array stays pinned, and valid, while the array or any
     view or export of it lives, whatever happens to obj and to Go's own
@@ -305,6 +306,8 @@ def from_go(obj, *, writable=None) -> Array:
     its buffer exports are all gone. writable=None takes the Go side's own
     read-only flag, False gives a read-only array, True requires writable
     memory (BufferError otherwise)."""
+    if isinstance(obj, Array):
+        return from_buffer(obj, writable=writable)
     if not isinstance(obj, _gobind.GoClass):
         raise TypeError(f"memview.from_go: a Go value bound by gopy is required, not {type(obj).__name__!r}")
     return _gobind.from_go(obj, _writable_flag(writable, "memview.from_go"))

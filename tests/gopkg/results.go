@@ -76,3 +76,10 @@ func NilSlice(x []float64) (bool, int) { return x == nil, len(x) }
 // Parts returns the whole and the fractional part of the running total: a
 // method with several results.
 func (a *Acc) Parts() (whole, frac float64) { return math.Modf(a.total) }
+
+// Tail returns the last n elements of x: a slice of the input's memory,
+// which Python gets as a view of the argument.
+func Tail(x []float64, n int) []float64 { return x[len(x)-n:] }
+
+// NilFloats returns a nil slice: a zero-length array in Python.
+func NilFloats() []float64 { return nil }
