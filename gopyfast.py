@@ -124,11 +124,26 @@ def own_kind(p: dict) -> str:
     return f"handle:{p['type']}" if kd[0] == "handle" else "value"
 
 
-def result(t: str, pkg: dict, helpers: str) -> str:
+# Fixed-array elements: the code mv_fast_fixed converts each by, and the Go
+# element type the shim copies them as.
+FIXED = {"int8": "b", "int16": "h", "int32": "i", "int64": "q", "int": "q", "uint8": "B", "uint16": "H",
+         "uint32": "I", "uint64": "Q", "uint": "Q", "uintptr": "Q", "float32": "f", "float64": "d", "bool": "?"}
+C_FIELD = {"float64": "double", "float32": "float", "bool": "uint8_t", "string": "char *",
+           **{t: c for t, (c, _, _) in INTS.items()}}
+
+
+def result(t: str, pkg: dict, helpers: str, value: dict | None = None) -> str:
     """A result kind: a basic type's name; "[]E" for a Go slice of basic
     elements or "*path.Name" for a pointer to a type of the function's own
     package, which Python gets as gopy's object (registered by gopy's own
-    handleFromPtr helper, made as gopy's wrapper makes it)."""
+    handleFromPtr helper, made as gopy's wrapper makes it); "[N]E" for a
+    fixed array of a basic type (a tuple, bytes for [N]byte), "struct:Name"
+    for a struct of plain fields (a Python value object), as gopysig's value
+    describes them."""
+    if value and value["kind"] == "array" and value["elem"] in FIXED:
+        return f"[{value['len']}]{value['elem']}"
+    if value and value["kind"] == "struct" and all(f["type"] in C_FIELD for f in value["fields"]):
+        return f"struct:{value['name']}"
     if t in INTS or t in FLOATS or t in ("bool", "string") or (t.startswith("[]") and t[2:] in SLICES):
         return t
     m = re.fullmatch(r"\*([\w.\-~/]+)\.(\w+)", t)
@@ -147,7 +162,38 @@ def gopy_result(t: str, pkg: dict) -> tuple[str, str, str] | None:
     return None
 
 
-def c_result_type(t: str) -> str:
+def class_name(t: str, pkg: dict) -> str:
+    """The name of the Python class an entry is given for result kind t:
+    "value:Name" for a value object (_gobind.value_class), else gopy's."""
+    return f"value:{t[7:]}" if t.startswith("struct:") else gopy_result(t, pkg)[2]
+
+
+def c_value_struct(name: str, spec: dict) -> str:
+    """The C struct a shim writes a struct result's fields into, and the
+    function that makes its value object (cls(*fields)), freeing its
+    strings."""
+    fields = spec["fields"]
+    out = ["static PyObject *", f"{name}_result(PyObject *cls, {name} *v)", "{",
+           f"    PyObject *x[{len(fields)}] = {{"
+           f"{', '.join(c_result_value(f['type'], 'v->' + f['name']) for f in fields)}}};",
+           f"    PyObject *args = mv_fast_results(x, {len(fields)}) < 0 ? NULL : mv_fast_tuple(x, {len(fields)});",
+           "    PyObject *out = args != NULL ? PyObject_CallObject(cls, args) : NULL;",
+           "    Py_XDECREF(args);", "    return out;", "}", ""]
+    return "\n".join(out)
+
+
+def c_value_typedef(name: str, spec: dict) -> str:
+    """The C struct (in gen/memview_values.h, which the shims' cgo reads too)
+    a shim writes a struct result's fields into."""
+    return "\n".join(["typedef struct {", *[f"    {C_FIELD[f['type']]} {f['name']};" for f in spec["fields"]],
+                      f"}} {name};", ""])
+
+
+def c_result_type(t: str, k: int = 0, j: int = 0) -> str:
+    if t.startswith("struct:"):
+        return f"mv_value_{k}_{j}"
+    if t.startswith("["):
+        return "void *" if not t.startswith("[]") else "int64_t"
     if t.startswith(("[]", "*")):
         return "int64_t"
     if t in INTS:
@@ -157,7 +203,12 @@ def c_result_type(t: str) -> str:
     return "uint8_t" if t == "bool" else "char *"
 
 
-def c_result_value(t: str, v: str, k: int = 0, inputs: int = 0) -> str:
+def c_result_value(t: str, v: str, k: int = 0, inputs: int = 0, j: int = 0) -> str:
+    if t.startswith("struct:"):  # the value object of the struct's fields
+        return f"mv_value_{k}_{j}_result(result_class_{k}, &{v})"
+    if t.startswith("[") and not t.startswith("[]"):  # a tuple, or bytes for [N]byte
+        n, e = t[1:].split("]")
+        return f"mv_fast_fixed({v}, {n}, '{'y' if e == 'uint8' else FIXED[e]}')"
     if t.startswith("[]"):  # a memview array (a view of the input it lies in)
         return f"mv_fast_slice_result({v}, {'ins' if inputs else 'NULL'}, {inputs})"
     if t.startswith("*"):  # a nil pointer (no handle) is None
@@ -171,7 +222,22 @@ def c_result_value(t: str, v: str, k: int = 0, inputs: int = 0) -> str:
     return f"mv_fast_str_result({v})"
 
 
-def go_result_store(t: str, v: str, out: str, pkg: dict) -> str:
+def go_result_store(t: str, v: str, out: str, pkg: dict, value: dict | None = None) -> str:
+    if t.startswith("struct:"):  # field by field into the C struct
+        lines = []
+        for f in value["fields"]:
+            x = f"{v}.{f['name']}"
+            if f["type"] == "bool":
+                lines.append(f"if {x} {{\n\t\t{out}.{f['name']} = 1\n\t}}")
+            elif f["type"] == "string":
+                lines.append(f"{out}.{f['name']} = C.CString(string({x}))")
+            else:
+                lines.append(f"{out}.{f['name']} = C.{C_FIELD[f['type']].replace('char *', 'char')}({x})")
+        return "\n\t".join(lines)
+    if t.startswith("[") and not t.startswith("[]"):  # copied into C memory, which the entry frees
+        n, e = t[1:].split("]")
+        return (f"*{out} = C.malloc(C.size_t(unsafe.Sizeof({v})) + 1)\n"
+                f"\t*(*[{n}]{e})(*{out}) = *(*[{n}]{e})(unsafe.Pointer(&{v}))")
     if t.startswith("[]"):  # registered with one reference, which mv_fast_slice_result drops
         return f"*{out} = C.int64_t(mvfastHandle(handleFromPtr_Slice_{t[2:]}(&{v})))"
     if (g := gopy_result(t, pkg)) is not None:
@@ -241,10 +307,13 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     kinds = [param(p) for p in fn["params"]]
     res = fn["results"]
     error = bool(res) and res[-1] == "error"
-    values = [result(t, pkg, helpers) for t in (res[:-1] if error else res)]
-    gopy_values = [j for j, t in enumerate(values) if gopy_result(t, pkg) is not None]
+    specs = (fn.get("values") or [None] * len(res))[:len(res) - error]
+    values = [result(t, pkg, helpers, sp) for t, sp in zip(res[:len(res) - error], specs)]
+    # the results whose Python class the entry is given (gopy's, or a value object's)
+    gopy_values = [j for j, t in enumerate(values) if gopy_result(t, pkg) is not None or t.startswith("struct:")]
     if len(gopy_values) > 1:
-        raise Uncovered("more than one result Python gets as a gopy object")
+        raise Uncovered("more than one result Python gets as a gopy object or a value object")
+    structs = {j: specs[j] for j, t in enumerate(values) if t.startswith("struct:")}
     shim = f"mvfast_{k}"
     go_run = not res and not own
     names = [p["name"] for p in fn["params"]] + (["goRun"] if go_run else [])
@@ -256,11 +325,13 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
                 else "mv_fast_fallback(gopy_path, args, nargs, kwnames)")
     memory = [i for i, kd in enumerate(kinds) if kd[0] in ("slice", "array")]
     gopy_value = bool(gopy_values)
-    # memory Go may keep lives with the Go value returned, or the receiver (as on gopy's path)
-    keeps = bool(memory) and (gopy_value or bool(typ))
+    # memory Go may keep lives with the Go value returned, or the receiver (as on
+    # gopy's path); a value object keeps nothing
+    keeps = bool(memory) and ((gopy_value and not structs) or bool(typ))
 
     # ---- C
-    c = [f"/* {qual} */", *([f"static PyObject *result_class_{k};"] if gopy_value else []),
+    c = [f"/* {qual} */", *[c_value_struct(f"mv_value_{k}_{j}", sp) for j, sp in structs.items()],
+         *([f"static PyObject *result_class_{k};"] if gopy_value else []),
          *([f"static PyObject *gopy_path_{k};"] if typ else []),
          *([f"static PyObject *keep_key_{k};"] if keeps else []),
          f"static const char *const names_{k}[] = {{{', '.join([c_string(x) for x in names] or ['NULL'])}}};",
@@ -298,7 +369,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
         c.append(f"    mv_fast_lent *v{i} = NULL;")
     c += ["    mv_fast_failure f = {0};", "    PyObject *out = NULL;", "    int slow = 0;"]
     for j, t in enumerate(values):
-        c.append(f"    {c_result_type(t)} r{j} = 0;")
+        c.append(f"    {c_result_type(t, k, j)} r{j}{' = {0}' if j in structs else ' = 0'};")
     # Memory and handles first, as on gopy's path (memview checks them before gopy
     # converts the rest); any of them the entry does not take sends the call there.
     for i, kd in enumerate(kinds):
@@ -373,7 +444,8 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
             f"{{c{i} != NULL ? c{i} : a[{i}], h{i} ? (const char *)p{i} : NULL, h{i} ? b{i}.len : 0, "
             f"c{i} != NULL || (h{i} && b{i}.readonly)}}" for i in inputs) + "};")
     if m:  # each result converted (freeing what Go allocated), then one value or a tuple
-        c.append(f"    PyObject *o[{m}] = {{{', '.join(c_result_value(t, f'r{j}', k, len(inputs)) for j, t in enumerate(values))}}};")
+        c.append(f"    PyObject *o[{m}] = {{"
+                 f"{', '.join(c_result_value(t, f'r{j}', k, len(inputs), j) for j, t in enumerate(values))}}};")
         c.append(f"    if (mv_fast_results(o, {m}) < 0)")
         c.append("        goto done;")
     if keeps:
@@ -432,8 +504,11 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
             nslice += 1
             args.append(f"a{i}")
     for j, t in enumerate(values):
-        gparams.append(f"r{j} *C.{c_result_type(t).replace('char *', 'char').strip()}"
-                       if t != "string" else f"r{j} **C.char")
+        if t.startswith("[") and not t.startswith("[]"):
+            gparams.append(f"r{j} *unsafe.Pointer")
+        else:
+            gparams.append(f"r{j} *C.{c_result_type(t, k, j).replace('char *', 'char').strip()}"
+                           if t != "string" else f"r{j} **C.char")
     gparams.append("f *C.mv_fast_failure")
     if typ:  # read and checked as gopy's method reads its receiver (gopyrt.Receiver)
         go_type = f"{imports.pkg(pkg['path'])}.{typ}"
@@ -450,9 +525,9 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     if error:
         body += ["\tif err != nil {", "\t\tmvfastFail(f, gopyrt.ErrorFailure(err))", "\t\treturn", "\t}"]
     for j, t in enumerate(values):
-        body.append("\t" + go_result_store(t, f"v{j}", f"r{j}", pkg))
+        body.append("\t" + go_result_store(t, f"v{j}", f"r{j}", pkg, structs.get(j)))
     body += ["}", ""]
-    cls = (f"\"{gopy_result(values[gopy_values[0]], pkg)[2]}\", &result_class_{k}" if gopy_value else "NULL, NULL")
+    cls = (f"\"{class_name(values[gopy_values[0]], pkg)}\", &result_class_{k}" if gopy_value else "NULL, NULL")
     row = (f"    {{{q}, {{{c_string(name)}, (PyCFunction)(void (*)(void))entry_{k}, "
            f"METH_FASTCALL | METH_KEYWORDS, NULL}}, {cls}, {f'&gopy_path_{k}' if typ else 'NULL'}, "
            f"{f'&keep_key_{k}' if keeps else 'NULL'}}},")
@@ -464,6 +539,7 @@ C_HEAD = """/* Written by build.py (gopyfast.py): the call entries of the bound 
 #include <string.h>
 
 #include "gopy_fast.h"
+#include "memview_values.h"
 #include "_cgo_export.h"
 
 /* A Go string result: gopy's path reads it as a C string (up to a NUL) and frees it. */
@@ -472,6 +548,39 @@ mv_fast_str_result(char *s)
 {
     PyObject *out = PyUnicode_FromString(s ? s : "");
     free(s);
+    return out;
+}
+
+/* mv_fast_fixed: the tuple of the n elements at p of a Go fixed array
+ * (code: a struct module letter of their C type), or bytes for 'y'
+ * ([N]byte, as hashlib's digest() gives); frees p (malloc'd by Go). */
+static PyObject *
+mv_fast_fixed(void *p, Py_ssize_t n, char code)
+{
+    if (p == NULL)
+        return PyErr_NoMemory();
+    PyObject *out = code == 'y' ? PyBytes_FromStringAndSize(p, n) : PyTuple_New(n);
+    for (Py_ssize_t i = 0; code != 'y' && out != NULL && i < n; i++) {
+        PyObject *x = NULL;
+        switch (code) {
+        case 'b': x = PyLong_FromLong(((int8_t *)p)[i]); break;
+        case 'h': x = PyLong_FromLong(((int16_t *)p)[i]); break;
+        case 'i': x = PyLong_FromLong(((int32_t *)p)[i]); break;
+        case 'q': x = PyLong_FromLongLong(((int64_t *)p)[i]); break;
+        case 'B': x = PyLong_FromUnsignedLong(((uint8_t *)p)[i]); break;
+        case 'H': x = PyLong_FromUnsignedLong(((uint16_t *)p)[i]); break;
+        case 'I': x = PyLong_FromUnsignedLong(((uint32_t *)p)[i]); break;
+        case 'Q': x = PyLong_FromUnsignedLongLong(((uint64_t *)p)[i]); break;
+        case 'f': x = PyFloat_FromDouble(((float *)p)[i]); break;
+        case 'd': x = PyFloat_FromDouble(((double *)p)[i]); break;
+        default: x = PyBool_FromLong(((uint8_t *)p)[i]); break;
+        }
+        if (x == NULL)
+            Py_CLEAR(out);
+        else
+            PyTuple_SetItem(out, i, x);
+    }
+    free(p);
     return out;
 }
 
@@ -522,6 +631,7 @@ package main
 /*
 #cgo CFLAGS: -I{include}
 #include "gopy_fast.h"
+#include "memview_values.h"
 */
 import "C"
 
@@ -600,7 +710,9 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     imports = Imports()
     helpers = (gen / "pyext.go").read_text() if (gen / "pyext.go").exists() else ""
     cs, gos, rows = [], [], []
-    fast, methods, gopy, own, readonly = {}, {}, {}, {}, {}
+    fast, methods, gopy, own, readonly, value_types = {}, {}, {}, {}, {}, {}
+    typedefs = ["/* Written by build.py (gopyfast.py): the C structs of struct results. */",
+                "#ifndef MEMVIEW_VALUES_H", "#define MEMVIEW_VALUES_H", "#include <stdint.h>", ""]
     k = 0
 
     def add(pkg: dict, fn: dict, typ: str | None, into: dict) -> None:
@@ -615,10 +727,19 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
             return
         cs.append(c)
         gos.append(g)
+        specs = fn.get("values") or [None] * len(fn["results"])
+        for j, sp in enumerate(s for s, t in zip(specs, fn["results"]) if t != "error"):
+            if sp and sp["kind"] == "struct" and all(f["type"] in C_FIELD for f in sp["fields"]):
+                typedefs.append(c_value_typedef(f"mv_value_{k}_{j}", sp))
         rows.append(row)
         k += 1
-        res = [g for t in fn["results"] if t != "error" and (g := gopy_result(t, pkg))]
-        into[fn["name"]] = res[0][2] if res else None
+        specs = fn.get("values") or [None] * len(fn["results"])
+        kinds = [result(t, pkg, helpers, sp) for t, sp in zip(fn["results"], specs) if t != "error"]
+        named = [class_name(t, pkg) for t in kinds if t.startswith("struct:") or gopy_result(t, pkg)]
+        into[fn["name"]] = named[0] if named else None
+        for sp in specs:
+            if sp and sp["kind"] == "struct" and all(f["type"] in C_FIELD for f in sp["fields"]):
+                value_types.setdefault(pkg["name"], {})[sp["name"]] = [f["name"] for f in sp["fields"]]
         cname = f"{pkg['name']}_{typ}_{fn['name']}" if typ else f"{pkg['name']}_{fn['name']}"
         if f"func {cname}({'_handle CGoHandle' if typ else ''}" not in helpers:
             own[qual] = {p["name"]: own_kind(p) for p in fn["params"]}
@@ -647,6 +768,7 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     for qual, why in sorted(gopy.items()):
         log(f"gopy's call path: {qual} ({why})")
     table = ["const mv_fast_def mv_fast_defs[] = {", *rows, "    {NULL},", "};", ""]
+    (gen / "memview_values.h").write_text("\n".join([*typedefs, "#endif", ""]))
     (gen / "memview_fast.c").write_text(C_HEAD + "\n".join(cs) + "\n".join(table))
     imp = "".join(f'\t{alias} "{path}"\n' for path, alias in imports.alias.items())
     std = '\t"reflect"\n' if any(methods.values()) else ""
@@ -655,7 +777,8 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     for qual, ps in sorted(readonly.items()):
         for name, (outcome, why) in ps.items():
             log(f"read-only analysis: {qual} {name}: {outcome}" + (f" ({why})" if why else ""))
-    return {"fast": fast, "methods": methods, "gopy": gopy, "own": own, "readonly": readonly}
+    return {"fast": fast, "methods": methods, "gopy": gopy, "own": own, "readonly": readonly,
+            "values": value_types}
 
 
 def module_text(report: dict) -> str:
@@ -673,4 +796,6 @@ def module_text(report: dict) -> str:
             f"OWN = {pprint.pformat(report['own'], width=100)}\n\n"
             "# The read-only analysis of each []T parameter: {name: {parameter: [outcome, why]}}, outcome\n"
             "# \"proven\" (a read-only buffer is taken as it is), \"store\" (refused) or \"inconclusive\" (copied)\n"
-            f"READONLY = {pprint.pformat(report['readonly'], width=100)}\n")
+            f"READONLY = {pprint.pformat(report['readonly'], width=100)}\n\n"
+            "# The structs of plain fields results are value objects of: {package: {struct: [fields]}}\n"
+            f"VALUES = {pprint.pformat(report['values'], width=100)}\n")

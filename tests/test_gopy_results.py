@@ -127,3 +127,25 @@ def test_a_slice_of_an_input_is_a_view_of_it():
     del out
     dst.extend(b"x")
     assert bytes(gopkg.HexEncode(None, b"\xff")) == b"ff"  # Encode(None, src): Go allocates
+
+
+def test_struct_values():
+    p = gopkg.Mid(0.0, 0.0, 2.0, -4.0)
+    assert (p.X, p.Y) == (1.0, -2.0)
+    assert repr(p) == "gopkg.Point(X=1.0, Y=-2.0)"
+    assert p == gopkg.Mid(2.0, -4.0, 0.0, 0.0) and p != gopkg.Mid(0.0, 0.0, 0.0, 0.0)
+    assert not hasattr(p, "handle") and "_memview_kept" not in vars(p)
+    data = b"abc"  # read-only, and Go only reads it: nothing kept, no copy
+    h = gopkg.Hash128(data)
+    assert type(h).__name__ == "Uint128" and h.Lo == 0xE71FA2190541574B  # FNV-1a 64 of "abc"
+    assert vars(h) == {"Hi": h.Hi, "Lo": h.Lo}
+    lab = gopkg.Label(3)
+    assert (lab.Name, lab.N, lab.OK, lab.F) == ("n3", 3, True, 0.5)
+    assert _fast.VALUES["gopkg"]["Point"] == ["X", "Y"]
+
+
+def test_fixed_arrays():
+    d = gopkg.Digest(b"abc")
+    assert d == bytes.fromhex("e71fa2190541574b")  # as hashlib's digest(): bytes
+    assert gopkg.Corners(1.5) == (1.5, 3.0, 4.5)
+    assert gopkg.Signs(-2) == ((False, True), -2)

@@ -12,6 +12,7 @@ zero-copy array over the memory of a Go value gopy hands Python.
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import os
@@ -249,6 +250,29 @@ def own_path(qualname: str, params: dict, first: int):
     return path
 
 
+_VALUE_CLASSES: dict = {}
+
+
+def value_class(pkg: str, name: str) -> type:
+    """The Python class of the values of Go struct pkg.name, a struct of plain
+    fields that a generated entry returns by value (_fast.VALUES): like a
+    dataclass(eq=True) of its fields, with the repr pkg.Name(X=1.0, Y=2.0). It
+    keeps no Go value and no input alive."""
+    key = (pkg, name)
+    if key not in _VALUE_CLASSES:
+        fields = _fast.VALUES[pkg][name]
+
+        def __repr__(self):
+            return f"{pkg}.{name}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in fields) + ")"
+
+        cls = dataclasses.make_dataclass(name, fields, eq=True, repr=False,
+                                         namespace={"__repr__": __repr__, "__doc__": f"Go struct {pkg}.{name}, "
+                                                    "returned by value: its fields"})
+        cls.__module__ = pkg
+        _VALUE_CLASSES[key] = cls
+    return _VALUE_CLASSES[key]
+
+
 # The gopy path of each method whose class now has its generated entry, by
 # Python name ("pkg.Type.Method"): what the entry hands the calls it does not
 # take (a function's entry has it as its __self__).
@@ -267,6 +291,8 @@ def fast(mod, pkg: str) -> None:
     only_own = os.environ.get("MEMVIEW_GOPY_PATH") == "1"
 
     def result_class(result):
+        if result and result.startswith("value:"):
+            return value_class(pkg, result.removeprefix("value:"))
         return (getattr(mod, result, None) or getattr(_go, result, None)) if result else None
 
     own = getattr(_fast, "OWN", {})

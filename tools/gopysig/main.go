@@ -59,6 +59,9 @@ type Func struct {
 	Params   []Param  `json:"params"`
 	Results  []string `json:"results"`
 	Variadic bool     `json:"variadic"`
+	// Values: for each result, how memview's entries can hand it over by
+	// value (valuekind.go), or nil.
+	Values []*Value `json:"values"`
 }
 
 // Package is what gopysig reports for one package.
@@ -182,6 +185,7 @@ func signature(f *types.Func, ro *roAnalysis) Func {
 	}
 	for i := range sig.Results().Len() {
 		fn.Results = append(fn.Results, typeString(sig.Results().At(i).Type()))
+		fn.Values = append(fn.Values, valueKind(sig.Results().At(i).Type()))
 	}
 	return fn
 }
