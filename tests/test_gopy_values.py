@@ -101,4 +101,16 @@ def test_gopy_objects_still_pass_as_they_are():
 
 def test_go_packages():
     pkgs = mv.go_packages()
-    assert pkgs["gopkg"] == "github.com/memview/memview/tests/gopkg"
+    g = pkgs["gopkg"]
+    assert g["path"] == "github.com/memview/memview/tests/gopkg"
+    assert g["functions"] == g["bound"] + len(g["left_out"]) and g["fast"] <= g["bound"]
+    assert "CountBoxes" not in g["left_out"]  # variadic: gopy's path
+    assert "SumOf" in g["left_out"] and "generic" in g["left_out"]["SumOf"]
+    import json
+    import pathlib
+
+    import gopkg
+    on_disk = json.loads((pathlib.Path(mv.__file__).parent.parent / "gopkg" / "_memview_bindings.json").read_text())
+    assert on_disk == g
+    import memview._ext.gopkg as ext
+    assert ext is gopkg  # one module, bound alike however it is imported

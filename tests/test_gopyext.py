@@ -212,3 +212,23 @@ def test_build_module_of_a_major_version(tmp_path):
     assert (p.import_path, p.module_path) == ("example.com/mvtest/vmod/v2/moments", "example.com/mvtest/vmod/v2")
     gopyext.write_build_module(tmp_path, ROOT, [p], ENV)
     assert "require example.com/mvtest/vmod/v2 v2.0.0-00010101000000-000000000000\n" in (tmp_path / "go.mod").read_text()
+
+
+def test_import_names_given_with_the_directory():
+    assert gopyext.split_name("/x/y=stats2") == ("/x/y", "stats2")
+    assert gopyext.split_name("/x/y") == ("/x/y", "")
+    assert gopyext.split_name("/x/y=2bad") == ("/x/y=2bad", "")  # not an identifier: a directory name
+
+    def pkg(goname, import_name=""):
+        return gopyext.GoPackage(dir=pathlib.Path(goname), import_path=f"example.com/{goname}",
+                                 module_path="example.com", module_dir=pathlib.Path("."), name=goname,
+                                 import_name=import_name)
+    with pytest.raises(gopyext.BuildError, match=r"'stat' cannot be .*--with stat=NAME"):
+        gopyext.check_names([pkg("stat")])
+    ps = [pkg("stat", "gostat"), pkg("snappy", "gosnappy")]
+    gopyext.check_names(ps)
+    assert [p.import_name for p in ps] == ["gostat", "gosnappy"]
+    with pytest.raises(gopyext.BuildError, match="import name 'gostat' is also that of"):
+        gopyext.check_names([pkg("stat", "gostat"), pkg("other", "gostat")])
+    with pytest.raises(gopyext.BuildError, match="gopy binds each package under its Go name"):
+        gopyext.check_names([pkg("stat", "a"), pkg("stat", "b")])

@@ -368,8 +368,11 @@ def asarray(obj) -> Array:
 
 
 def go_packages() -> dict:
-    """{Go package name: import path} of the Go packages built into this extension
-    together with memview (build.py --with DIR); each imports by its name."""
+    """The Go packages built into this extension together with memview
+    (build.py --with DIR[=NAME]), by import name: {"path": import path,
+    "bound": the exported functions and methods bound, "fast": those on the
+    generated fast path, "functions": how many there are, "left_out": {name:
+    reason}}, as NAME/_memview_bindings.json has it."""
     return _gobind.packages()
 
 
@@ -392,3 +395,5 @@ if "distributed" in _sys.modules:
 _warning = _core.pool_info()[1]
 if _warning:
     _warnings.warn(_warning, RuntimeWarning, stacklevel=2)
+
+_gobind.check_clashes()  # a bound Go package's import name another distribution provides

@@ -19,7 +19,7 @@ import os
 import sys
 
 from . import _cdata, _core
-from ._ext import _bindings, _fast
+from ._ext import _bindings, _coverage, _fast
 from ._ext import go as _go
 
 GoClass = _go.GoClass
@@ -262,13 +262,15 @@ def value_class(pkg: str, name: str) -> type:
     if key not in _VALUE_CLASSES:
         fields = _fast.VALUES[pkg][name]
 
+        where = import_name(pkg)
+
         def __repr__(self):
-            return f"{pkg}.{name}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in fields) + ")"
+            return f"{where}.{name}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in fields) + ")"
 
         cls = dataclasses.make_dataclass(name, fields, eq=True, repr=False,
                                          namespace={"__repr__": __repr__, "__doc__": f"Go struct {pkg}.{name}, "
                                                     "returned by value: its fields"})
-        cls.__module__ = pkg
+        cls.__module__ = where
         _VALUE_CLASSES[key] = cls
     return _VALUE_CLASSES[key]
 
@@ -325,18 +327,62 @@ def fast(mod, pkg: str) -> None:
                 GOPY_METHODS[f"{pkg}.{typ}.{name}"] = fn
 
 
-def install(name: str, pkg: str) -> None:
-    """Make the gopy module of Go package pkg the module name (the top-level
-    package build.py writes for it), with its memory-taking functions wrapped
-    and its functions with a generated call entry calling it."""
-    mod = importlib.import_module(f"{__package__}._ext.{pkg}")
+def bind_module(modname: str, pkg: str) -> None:
+    """Bind gopy's module of Go package pkg (modname, memview._ext.pkg) as
+    memview binds it: its memory-taking functions wrapped, its functions with
+    a generated call entry calling it. Its last lines call this (gopyext.py),
+    so that memview._ext.pkg and the top-level package are one module, bound
+    alike, however it is first imported."""
+    mod = sys.modules[modname]
     if not getattr(mod, "_memview_bound", False):
         bind(mod, _bindings.PACKAGES[pkg], pkg)
         fast(mod, pkg)
         mod._memview_bound = True
+
+
+def install(name: str, pkg: str) -> None:
+    """Make the gopy module of Go package pkg the module name (the top-level
+    package build.py writes for it), bound (bind_module)."""
+    mod = importlib.import_module(f"{__package__}._ext.{pkg}")
+    bind_module(mod.__name__, pkg)
     sys.modules[name] = mod
 
 
+def import_name(pkg: str) -> str:
+    """The Python import name of Go package pkg (--with DIR=NAME, else pkg)."""
+    return _bindings.PACKAGES[pkg].get("import_name", pkg)
+
+
 def packages() -> dict:
-    """{Go package name: import path} of the Go packages built into this extension."""
-    return {name: spec["path"] for name, spec in _bindings.PACKAGES.items()}
+    """{import name: {"path", "bound", "fast", "functions", "left_out"}} of the
+    Go packages built into this extension: the import path, how many of its
+    exported functions and methods are bound, how many of those on the
+    generated fast path, how many there are, and each left out with the
+    reason (the same as NAME/_memview_bindings.json)."""
+    out = {}
+    for pkg in _bindings.PACKAGES:
+        r = _coverage.PACKAGES.get(pkg, {})
+        out[import_name(pkg)] = {"path": _bindings.PACKAGES[pkg]["path"], "bound": r.get("bound", 0),
+                                 "fast": r.get("fast", 0), "functions": r.get("functions", 0),
+                                 "left_out": dict(r.get("left_out", {}))}
+    return out
+
+
+def check_clashes() -> None:
+    """Warn of each bound package's import name that another module found
+    first on sys.path provides (python-snappy's snappy for a Go snappy): the
+    two overwrite each other's files."""
+    import importlib.util
+    import warnings
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for pkg in _bindings.PACKAGES:
+        name = import_name(pkg)
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        origin = getattr(spec, "origin", None) or ""
+        if spec is not None and origin and os.path.dirname(os.path.dirname(os.path.abspath(origin))) != here:
+            warnings.warn(f"memview: the Go package {_bindings.PACKAGES[pkg]['path']} is built in as {name!r}, "
+                          f"but 'import {name}' finds {origin}: another distribution provides that name "
+                          "(build with --with DIR=NAME to give it another)", RuntimeWarning, stacklevel=3)
