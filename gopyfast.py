@@ -290,6 +290,25 @@ def kept_arg(i: int, kinds: list) -> str:
     return f"(c{i} != NULL ? c{i} : a[{i}])" if kinds[i][0] == "slice" else f"a[{i}]"
 
 
+def keeps_gil(fn: dict, kinds: list, typ: str | None) -> str:
+    """The GIL rule: "" where a call may keep the GIL, when its buffers total
+    under MV_FAST_GIL_BYTES (2 KiB, hashlib's HASHLIB_GIL_MINSIZE; pyext/
+    gopy_fast.h), else why every call releases it. A call keeps it only where
+    gopysig proves nothing it reaches may block (blocking.go), and its time is
+    bounded by those buffers: a function (a method's receiver may hold any
+    amount of state) whose parameters are []T, floats and bools, one []T at
+    least (an integer or a string could drive a loop of any length)."""
+    if typ:
+        return "a method"
+    if fn.get("blocks", "not analysed"):
+        return f"it may block: {fn.get('blocks', 'not analysed')}"
+    if not any(kd[0] == "slice" for kd in kinds):
+        return "no []T parameter bounds its work"
+    if any(kd[0] not in ("slice", "float", "bool") for kd in kinds):
+        return "a parameter other than []T, float or bool could drive its work"
+    return ""
+
+
 def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str | None = None
           ) -> tuple[str, str, str]:
     """The C entry, the Go shim and the table row of function fn (number k),
@@ -426,11 +445,22 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
             call.append(f"v{i}")
     call += [f"&r{j}" for j in range(len(values))]
     call.append("&f")
-    c += ["    {",
-          "        PyThreadState *ts = PyEval_SaveThread();",
-          f"        {shim}({', '.join(call)});",
-          "        PyEval_RestoreThread(ts);",
-          "    }"]
+    if keeps_gil(fn, kinds, typ) == "":
+        # it cannot block, and its buffers are small: the call keeps the GIL (gil_rule)
+        size = " + ".join(f"(h{i} ? b{i}.len : 0)" for i in slices)
+        c += [f"    if ({size} < MV_FAST_GIL_BYTES) {{",
+              f"        {shim}({', '.join(call)});",
+              "    } else {",
+              "        PyThreadState *ts = PyEval_SaveThread();",
+              f"        {shim}({', '.join(call)});",
+              "        PyEval_RestoreThread(ts);",
+              "    }"]
+    else:
+        c += ["    {",
+              "        PyThreadState *ts = PyEval_SaveThread();",
+              f"        {shim}({', '.join(call)});",
+              "        PyEval_RestoreThread(ts);",
+              "    }"]
     for j, i in enumerate(arrays):
         c.append(f"    if (!(f.taken & {1 << j}u))")
         c.append(f"        mv_fast_release_array(v{i});")
@@ -710,7 +740,7 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     imports = Imports()
     helpers = (gen / "pyext.go").read_text() if (gen / "pyext.go").exists() else ""
     cs, gos, rows = [], [], []
-    fast, methods, gopy, own, readonly, value_types = {}, {}, {}, {}, {}, {}
+    fast, methods, gopy, own, readonly, value_types, gil = {}, {}, {}, {}, {}, {}, {}
     typedefs = ["/* Written by build.py (gopyfast.py): the C structs of struct results. */",
                 "#ifndef MEMVIEW_VALUES_H", "#define MEMVIEW_VALUES_H", "#include <stdint.h>", ""]
     k = 0
@@ -743,8 +773,9 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
         cname = f"{pkg['name']}_{typ}_{fn['name']}" if typ else f"{pkg['name']}_{fn['name']}"
         if f"func {cname}({'_handle CGoHandle' if typ else ''}" not in helpers:
             own[qual] = {p["name"]: own_kind(p) for p in fn["params"]}
-        ro = {p["name"]: list(read_only(p, qual)) for p, kd in zip(fn["params"], map(param, fn["params"]))
-              if kd[0] == "slice"}
+        kinds_ = [param(p) for p in fn["params"]]
+        gil[qual] = keeps_gil(fn, kinds_, typ) or None
+        ro = {p["name"]: list(read_only(p, qual)) for p, kd in zip(fn["params"], kinds_) if kd[0] == "slice"}
         if ro:
             readonly[qual] = ro
 
@@ -777,8 +808,10 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     for qual, ps in sorted(readonly.items()):
         for name, (outcome, why) in ps.items():
             log(f"read-only analysis: {qual} {name}: {outcome}" + (f" ({why})" if why else ""))
+    kept = sorted(q for q, why in gil.items() if why is None)
+    log(f"the GIL is kept for small buffers by {len(kept)} entries: {', '.join(kept)}")
     return {"fast": fast, "methods": methods, "gopy": gopy, "own": own, "readonly": readonly,
-            "values": value_types}
+            "values": value_types, "gil": gil}
 
 
 def module_text(report: dict) -> str:
@@ -798,4 +831,7 @@ def module_text(report: dict) -> str:
             "# \"proven\" (a read-only buffer is taken as it is), \"store\" (refused) or \"inconclusive\" (copied)\n"
             f"READONLY = {pprint.pformat(report['readonly'], width=100)}\n\n"
             "# The structs of plain fields results are value objects of: {package: {struct: [fields]}}\n"
-            f"VALUES = {pprint.pformat(report['values'], width=100)}\n")
+            f"VALUES = {pprint.pformat(report['values'], width=100)}\n\n"
+            "# The GIL rule (gopyfast.keeps_gil): None where a call keeps the GIL while its buffers\n"
+            "# total under 2 KiB, else why every call releases it\n"
+            f"GIL = {pprint.pformat(report['gil'], width=100)}\n")

@@ -80,6 +80,11 @@ PyObject *mv_fast_method_fallback(PyObject *fn, PyObject *self, PyObject *const 
  * taken as it is; RO_COPY: the analysis could not tell, and a read-only
  * buffer is copied for the call. With neither, a read-only buffer is left to
  * the gopy path, which refuses it (Go stores into it). */
+/* The GIL rule (gopyfast.keeps_gil): an entry of a function proven unable to
+ * block keeps the GIL for a call whose buffers total under this many bytes
+ * (CPython's hashlib releases it from HASHLIB_GIL_MINSIZE, 2048, on). */
+#define MV_FAST_GIL_BYTES 2048
+
 #define MV_FAST_ANY_FORMAT 1
 #define MV_FAST_RO_TAKE 2
 #define MV_FAST_RO_COPY 4

@@ -62,6 +62,9 @@ type Func struct {
 	// Values: for each result, how memview's entries can hand it over by
 	// value (valuekind.go), or nil.
 	Values []*Value `json:"values"`
+	// Blocks: why the function may block (blocking.go), "" where nothing it
+	// reaches may.
+	Blocks string `json:"blocks"`
 }
 
 // Package is what gopysig reports for one package.
@@ -166,7 +169,8 @@ func describe(p *types.Package, ro *roAnalysis) Package {
 func signature(f *types.Func, ro *roAnalysis) Func {
 	sig := f.Type().(*types.Signature)
 	readonly := ro.params(f)
-	fn := Func{Name: f.Name(), Params: []Param{}, Results: []string{}, Variadic: sig.Variadic()}
+	fn0 := ro.blocking(f)
+	fn := Func{Name: f.Name(), Params: []Param{}, Results: []string{}, Variadic: sig.Variadic(), Blocks: fn0}
 	for i := range sig.Params().Len() {
 		v := sig.Params().At(i)
 		t := v.Type()

@@ -204,7 +204,7 @@ func (a *roAnalysis) flow(fn *ssa.Function, root ssa.Value, rootCell bool) summa
 			continue
 		}
 		if cells[v] {
-			a.cellUses(fn, v, *refs, &s, add)
+			a.cellUses(fn, v, *refs, &s, add, addCell)
 			continue
 		}
 		for _, instr := range *refs {
@@ -247,7 +247,11 @@ func (a *roAnalysis) flow(fn *ssa.Function, root ssa.Value, rootCell bool) summa
 				if s.unknown == "" {
 					s.unknown = "converted to an interface in " + pos(fn, in.Pos())
 				}
-			case *ssa.DebugRef, *ssa.If, *ssa.Jump, *ssa.Index, *ssa.Lookup, *ssa.Field, *ssa.Range:
+			case *ssa.Field, *ssa.Index:
+				if val := in.(ssa.Value); pointerLike(val.Type()) || isStruct(val.Type()) {
+					add(val) // a pointer held in a derived struct (a slice header read as one)
+				}
+			case *ssa.DebugRef, *ssa.If, *ssa.Jump, *ssa.Lookup, *ssa.Range:
 			default:
 				if s.unknown == "" {
 					s.unknown = fmt.Sprintf("%T in %s", instr, pos(fn, instr.Pos()))
@@ -260,12 +264,14 @@ func (a *roAnalysis) flow(fn *ssa.Function, root ssa.Value, rootCell bool) summa
 
 // cellUses follows the uses of cell, a variable holding a derived value.
 func (a *roAnalysis) cellUses(fn *ssa.Function, cell ssa.Value, refs []ssa.Instruction, s *summary,
-	add func(ssa.Value)) {
+	add, addCellOf func(ssa.Value)) {
 	for _, instr := range refs {
 		switch in := instr.(type) {
+		case *ssa.Convert, *ssa.ChangeType:
+			addCellOf(in.(ssa.Value)) // the variable's address as another pointer type: the same variable
 		case *ssa.UnOp:
 			if in.Op == token.MUL {
-				add(in) // a load of the variable: the derived value
+				add(in) // a load of the variable: the derived value (or its header read as a struct)
 			} else if s.unknown == "" {
 				s.unknown = "a variable holding it used in " + pos(fn, in.Pos())
 			}
@@ -287,6 +293,11 @@ func (a *roAnalysis) cellUses(fn *ssa.Function, cell ssa.Value, refs []ssa.Instr
 			}
 		}
 	}
+}
+
+func isStruct(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
 }
 
 func isString(t types.Type) bool {
