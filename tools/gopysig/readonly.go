@@ -267,8 +267,9 @@ func (a *roAnalysis) cellUses(fn *ssa.Function, cell ssa.Value, refs []ssa.Instr
 	add, addCellOf func(ssa.Value)) {
 	for _, instr := range refs {
 		switch in := instr.(type) {
-		case *ssa.Convert, *ssa.ChangeType:
-			addCellOf(in.(ssa.Value)) // the variable's address as another pointer type: the same variable
+		case *ssa.Convert, *ssa.ChangeType, *ssa.FieldAddr, *ssa.IndexAddr:
+			// the variable's address as another pointer type, or of a part of it: the same variable
+			addCellOf(in.(ssa.Value))
 		case *ssa.UnOp:
 			if in.Op == token.MUL {
 				add(in) // a load of the variable: the derived value (or its header read as a struct)
