@@ -58,7 +58,10 @@ func (a *roAnalysis) blocking(f *types.Func) string {
 			return fmt.Sprintf("it calls %s.%s", fn.Pkg.Pkg.Path(), fn.Name())
 		}
 		if fn.Blocks == nil {
-			return fmt.Sprintf("it calls %s, which has no Go body (assembly)", fn.String())
+			if why := a.asm.blocks(fn); why != "" {
+				return why
+			}
+			continue // assembly without CALL or SYSCALL
 		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {

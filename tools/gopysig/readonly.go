@@ -75,6 +75,7 @@ type roAnalysis struct {
 	graph *callgraph.Graph
 	memo  map[ssa.Value]*summary // by parameter or free variable; in progress: the optimistic zero
 	cells map[ssa.Value]*summary // free variables that are cells holding a derived value
+	asm   *asmIndex              // the assembly of functions without a Go body (asm.go)
 }
 
 // newROAnalysis builds the SSA form and the call graph of pkgs (loaded with
@@ -84,7 +85,8 @@ func newROAnalysis(pkgs []*packages.Package) *roAnalysis {
 	prog.Build()
 	funcs := ssautil.AllFunctions(prog)
 	graph := vta.CallGraph(funcs, cha.CallGraph(prog))
-	return &roAnalysis{prog: prog, graph: graph, memo: map[ssa.Value]*summary{}, cells: map[ssa.Value]*summary{}}
+	return &roAnalysis{prog: prog, graph: graph, memo: map[ssa.Value]*summary{}, cells: map[ssa.Value]*summary{},
+		asm: newAsmIndex(pkgs)}
 }
 
 // params analyses the slice parameters of f: by parameter index (the
@@ -108,7 +110,8 @@ func (a *roAnalysis) params(f *types.Func) map[int][3]string {
 			continue
 		}
 		if fn.Blocks == nil {
-			out[i] = [3]string{roInconclusive, fmt.Sprintf("%s has no Go body (assembly)", fn.Name()), ""}
+			o, why := a.asm.readOnly(fn, sig.Params().At(i).Name())
+			out[i] = [3]string{o, why, ""}
 			continue
 		}
 		s := a.param(fn.Params[first+i])
@@ -370,10 +373,24 @@ func (a *roAnalysis) call(fn *ssa.Function, in ssa.CallInstruction, v ssa.Value,
 		}
 	}
 	for _, f := range callees {
-		if f.Blocks == nil {
-			if s.unknown == "" {
-				s.unknown = fmt.Sprintf("%s, which has no Go body (assembly), called in %s", f.Name(),
-					pos(fn, in.Pos()))
+		if f.Blocks == nil { // assembly (asm.go)
+			for _, k := range at {
+				if k >= f.Signature.Params().Len() {
+					continue
+				}
+				switch o, why := a.asm.readOnly(f, f.Signature.Params().At(k).Name()); o {
+				case roStore:
+					s.store = why + ", called in " + pos(fn, in.Pos())
+				case roInconclusive:
+					if s.unknown == "" {
+						s.unknown = why + ", called in " + pos(fn, in.Pos())
+					}
+				}
+				if res := f.Signature.Results(); res.Len() > 0 && pointerLike(res.At(0).Type()) {
+					if val := in.Value(); val != nil {
+						add(val) // what it returns may be derived
+					}
+				}
 			}
 			continue
 		}
