@@ -31,6 +31,8 @@ type asmIndex struct {
 	funcs map[string]*asmFunc // by "pkgpath.name"
 }
 
+var asmBlockComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
+
 var asmText = regexp.MustCompile(`^TEXT\s+([\w./]*)·(\w+)(?:<[^>]*>)?\(SB\)`)
 
 // newAsmIndex reads the .s files of every package loaded.
@@ -52,7 +54,8 @@ func (ix *asmIndex) read(pkgPath, file string) {
 		return
 	}
 	var cur *asmFunc
-	for _, line := range strings.Split(string(data), "\n") {
+	text := asmBlockComment.ReplaceAllString(string(data), " ")
+	for _, line := range strings.Split(text, "\n") {
 		if i := strings.Index(line, "//"); i >= 0 {
 			line = line[:i]
 		}

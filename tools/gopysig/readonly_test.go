@@ -20,7 +20,7 @@ func TestReadOnlyAndBlocking(t *testing.T) {
 		"Sum": roProven, "Store": roStore, "StoreUnsafe": roStore, "StoreCallee": roStore, "Append": roStore,
 		"Copy": roStore, "Closure": roStore, "Returned": roProven, "ThroughReturn": roStore,
 		"Kept": roInconclusive, "ViaHeader": roProven, "StoreViaHeader": roStore, "Locked": roProven,
-		"Chan": roProven,
+		"Chan": roProven, "AsmRead": roProven, "AsmStore": roStore,
 	}
 	for name, outcome := range want {
 		f := scope.Lookup(name).(*types.Func)
@@ -32,7 +32,8 @@ func TestReadOnlyAndBlocking(t *testing.T) {
 			t.Errorf("Returned: not reported as returning its parameter's memory")
 		}
 	}
-	for name, blocks := range map[string]bool{"Sum": false, "Store": false, "Locked": true, "Chan": true} {
+	for name, blocks := range map[string]bool{"Sum": false, "Store": false, "Locked": true, "Chan": true,
+		"AsmRead": false} {
 		why := ro.blocking(scope.Lookup(name).(*types.Func))
 		if (why != "") != blocks {
 			t.Errorf("%s: blocking %q, want blocking=%v", name, why, blocks)
