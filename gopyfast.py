@@ -105,6 +105,10 @@ def param(p: dict) -> tuple:
         return (under,)
     if under.startswith("[]") and under[2:] in SLICES and (p["type"] == under or not p["type"].startswith("[]")):
         return ("slice", under[2:])
+    v = p.get("value")
+    if v and v["kind"] == "struct" and all(f["type"] in C_FIELD for f in v["fields"]) and \
+            re.fullmatch(r"[\w.\-~/]+\.\w+", p["type"]):
+        return ("struct", v)  # by value: its fields, read from the argument's attributes
     m = re.fullmatch(r"\*([\w.\-~/]+)\.(\w+)", p["type"])
     if m and p.get("handle"):
         # a pointer to a named type: the gopy object's handle, read back with
@@ -180,6 +184,30 @@ def c_value_struct(name: str, spec: dict) -> str:
            "    PyObject *out = args != NULL ? PyObject_CallObject(cls, args) : NULL;",
            "    Py_XDECREF(args);", "    return out;", "}", ""]
     return "\n".join(out)
+
+
+def c_struct_arg(name: str, i: int, spec: dict, qual: str, pname: str) -> list:
+    """The C that reads struct argument i's fields from its attributes into
+    x{i} (a name, in gen/memview_values.h): an object without one goes to
+    gopy's path; a field of the wrong type raises the conversion's error,
+    naming pkg.Func and param.Field. The attribute objects of string fields
+    stay alive until the call is over (fo{i}_{n}, released by the entry)."""
+    out = [f"    {name} x{i} = {{0}};"]
+    for n, fd in enumerate(spec["fields"]):
+        where = f"{c_string(qual)}, {c_string(pname + '.' + fd['name'])}"
+        ft = fd["type"]
+        out += [f"    fo{i}_{n} = PyObject_GetAttrString(a[{i}], {c_string(fd['name'])});",
+                f"    if (fo{i}_{n} == NULL) {{", "        PyErr_Clear();", "        goto slow;", "    }"]
+        if ft in INTS:
+            conv = f"mv_go_int_arg(fo{i}_{n}, {INTS[ft][1]}, {INTS[ft][2]}, {where}, &x{i}.{fd['name']})"
+        elif ft in FLOATS:
+            conv = f"mv_go_float_arg(fo{i}_{n}, {FLOATS[ft][1]}, {where}, &x{i}.{fd['name']})"
+        elif ft == "bool":
+            conv = f"mv_go_bool_arg(fo{i}_{n}, {where}, &x{i}.{fd['name']})"
+        else:
+            conv = f"mv_go_str_arg(fo{i}_{n}, {where}, &x{i}.{fd['name']})"
+        out += [f"    if ({conv} < 0)", "        goto done;"]
+    return out
 
 
 def c_value_typedef(name: str, spec: dict) -> str:
@@ -387,6 +415,9 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     for i in arrays:
         c.append(f"    mv_fast_lent *v{i} = NULL;")
     c += ["    mv_fast_failure f = {0};", "    PyObject *out = NULL;", "    int slow = 0;"]
+    for i, kd in enumerate(kinds):
+        if kd[0] == "struct":
+            c += [f"    PyObject *fo{i}_{n} = NULL;" for n in range(len(kd[1]["fields"]))]
     for j, t in enumerate(values):
         c.append(f"    {c_result_type(t, k, j)} r{j}{' = {0}' if j in structs else ' = 0'};")
     # Memory and handles first, as on gopy's path (memview checks them before gopy
@@ -404,6 +435,9 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
         elif kd[0] == "array":
             c.append(f"    if (!mv_fast_array(a[{i}], &v{i}))")
             c.append("        goto slow;")
+    for i, kd in enumerate(kinds):  # a struct by value: its fields, as attributes of the argument
+        if kd[0] == "struct":
+            c += c_struct_arg(f"mv_param_{k}_{i}", i, kd[1], qual, fn["params"][i]["name"])
     for i, kd in enumerate(kinds):  # (on gopy's path the handles are checked first: any order does here)
         if kd[0] == "handle":
             # None stays refused (gopy's path): a nil dereference in Go is a
@@ -439,6 +473,8 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
             call.append(f"x{i}")
         elif kd[0] == "handle":
             call.append(f"x{i}")
+        elif kd[0] == "struct":
+            call.append(f"&x{i}")
         elif kd[0] == "slice":
             call += [f"p{i}", f"n{i}"]
         else:
@@ -490,6 +526,9 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     c.append(f"    out = {'Py_NewRef(Py_None)' if not m else 'o[0]' if m == 1 else f'mv_fast_tuple(o, {m})'};")
     c.append("    goto done;")
     c += ["slow:", "    slow = 1;", "done:"]
+    for i, kd in enumerate(kinds):
+        if kd[0] == "struct":
+            c += [f"    Py_XDECREF(fo{i}_{n});" for n in range(len(kd[1]["fields"]))]
     for i in slices:
         c.append(f"    if (h{i})")
         c.append(f"        PyBuffer_Release(&b{i});")
@@ -514,6 +553,15 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
         elif kd[0] == "string":
             gparams.append(f"x{i} *C.char")
             args.append(f"C.GoString(x{i})" if t == "string" else f"{t}(C.GoString(x{i}))")
+        elif kd[0] == "struct":  # the Go value, field by field (through its basic type: fields may be named types)
+            gparams.append(f"x{i} *C.mv_param_{k}_{i}")
+            pre.append(f"\tvar s{i} {t}")
+            for fd in kd[1]["fields"]:
+                ft, src = fd["type"], f"x{i}.{fd['name']}"
+                val = (f"{src} != 0" if ft == "bool" else f"C.GoString({src})" if ft == "string"
+                       else f"{ft}({src})")
+                pre.append(f"\t*(*{ft})(unsafe.Pointer(&s{i}.{fd['name']})) = {val}")
+            args.append(f"s{i}")
         elif kd[0] == "handle":
             if f"func {kd[1]}(" not in helpers:
                 raise Uncovered(f"parameter {p['name']}: no gopy helper {kd[1]} for Go type {p['type']}")
@@ -761,6 +809,9 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
         for j, sp in enumerate(s for s, t in zip(specs, fn["results"]) if t != "error"):
             if sp and sp["kind"] == "struct" and all(f["type"] in C_FIELD for f in sp["fields"]):
                 typedefs.append(c_value_typedef(f"mv_value_{k}_{j}", sp))
+        for i, kd in enumerate(map(param, fn["params"])):
+            if kd[0] == "struct":
+                typedefs.append(c_value_typedef(f"mv_param_{k}_{i}", kd[1]))
         rows.append(row)
         k += 1
         specs = fn.get("values") or [None] * len(fn["results"])

@@ -149,3 +149,15 @@ def test_fixed_arrays():
     assert d == bytes.fromhex("e71fa2190541574b")  # as hashlib's digest(): bytes
     assert gopkg.Corners(1.5) == (1.5, 3.0, 4.5)
     assert gopkg.Signs(-2) == ((False, True), -2)
+
+
+def test_struct_values_are_taken_back():
+    import types as _types
+    p, q = gopkg.Mid(0.0, 0.0, 2.0, 2.0), gopkg.Mid(0.0, 0.0, 0.0, 0.0)
+    assert gopkg.Dist(p, q) == 2.0 and gopkg.Dist(a=q, b=p) == 2.0
+    assert gopkg.Dist(_types.SimpleNamespace(X=3.0, Y=0), q) == 3.0  # any object with the fields
+    assert gopkg.Describe2(gopkg.Label(7)) == "n7:7+"
+    with pytest.raises(TypeError, match=r"gopkg\.Dist\(\) argument 'a\.X' must be a real number"):
+        gopkg.Dist(_types.SimpleNamespace(X="x", Y=0), q)
+    with pytest.raises(TypeError):
+        gopkg.Dist(3, q)  # no fields: gopy's path refuses it

@@ -56,3 +56,12 @@ func Corners(x float64) [3]float64 { return [3]float64{x, 2 * x, 3 * x} }
 
 // Signs returns a fixed array of bools and an int: several results.
 func Signs(n int) ([2]bool, int) { return [2]bool{n > 0, n%2 == 0}, n }
+
+// Dist is the L1 distance of two points taken by value: a value object, or
+// any object with the fields as attributes (gopy's Point too), in Python.
+func Dist(a, b Point) float64 { return abs(a.X-b.X) + abs(a.Y-b.Y) }
+
+// Describe2 formats a Labelled taken by value.
+func Describe2(l Labelled) string {
+	return l.Name + ":" + string(rune('0'+l.N%10)) + map[bool]string{true: "+", false: "-"}[l.OK]
+}

@@ -50,6 +50,9 @@ type Param struct {
 	ReadOnlyWhy string `json:"readonly_why,omitempty"`
 	// Returns: the function may return a slice of this parameter's memory.
 	Returns bool `json:"returns,omitempty"`
+	// Value: for a struct of plain fields taken by value, its fields
+	// (valuekind.go): the entries take any object with those attributes.
+	Value *Value `json:"value,omitempty"`
 }
 
 // Func is a function or method: its parameters (the receiver excluded) and
@@ -180,6 +183,9 @@ func signature(f *types.Func, ro *roAnalysis) Func {
 		_, isFunc := unalias(t).Underlying().(*types.Signature)
 		p := Param{Name: pySafeArg(v.Name(), i), Type: typeString(v.Type()),
 			Handle: byHandle(t), Func: isFunc, Under: underKind(v.Type())}
+		if val := valueKind(v.Type()); val != nil && val.Kind == "struct" && !(sig.Variadic() && i == sig.Params().Len()-1) {
+			p.Value = val
+		}
 		if r, ok := readonly[i]; ok {
 			p.ReadOnly, p.ReadOnlyWhy, p.Returns = r[0], r[1], r[2] != ""
 		} else if _, isSlice := v.Type().Underlying().(*types.Slice); isSlice {
