@@ -337,8 +337,8 @@ def keeps_gil(fn: dict, kinds: list, typ: str | None) -> str:
     return ""
 
 
-def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str | None = None
-          ) -> tuple[str, str, str]:
+def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str | None = None,
+          value_method: str | None = None) -> tuple[str, str, str]:
     """The C entry, the Go shim and the table row of function fn (number k),
     or, given typ, of fn as a method of the bound type typ of pkg; helpers is
     gopy's generated Go, whose handle helpers the shims call."""
@@ -593,6 +593,8 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
         gopy_name = json.dumps(f"*{pkg['name']}.{typ}")  # as gopy names the type in its messages
         target = (f"gopyrt.Receiver[*{go_type}](int64(recv), {gopy_name}, "
                   f"reflect.TypeOf({go_type}{{}})).{name}({', '.join(args)})")
+    elif value_method:  # a value-receiver method of a value object: self is its first parameter
+        target = f"{args[0]}.{value_method}({', '.join(args[1:])})"
     else:
         target = f"{imports.pkg(pkg['path'])}.{name}({', '.join(args)})"
     outs = [f"v{j}" for j in range(len(values))] + (["err"] if error else [])
@@ -788,18 +790,18 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     imports = Imports()
     helpers = (gen / "pyext.go").read_text() if (gen / "pyext.go").exists() else ""
     cs, gos, rows = [], [], []
-    fast, methods, gopy, own, readonly, value_types, gil = {}, {}, {}, {}, {}, {}, {}
+    fast, methods, gopy, own, readonly, value_types, gil, value_methods = {}, {}, {}, {}, {}, {}, {}, {}
     typedefs = ["/* Written by build.py (gopyfast.py): the C structs of struct results. */",
                 "#ifndef MEMVIEW_VALUES_H", "#define MEMVIEW_VALUES_H", "#include <stdint.h>", ""]
     k = 0
 
-    def add(pkg: dict, fn: dict, typ: str | None, into: dict) -> None:
+    def add(pkg: dict, fn: dict, typ: str | None, into: dict, value_method: str | None = None) -> None:
         """fn's entry, if the entries cover it: into[name] is then the gopy
         class of its Go value result (or None)."""
         nonlocal k
         qual = f"{pkg['name']}.{typ}.{fn['name']}" if typ else f"{pkg['name']}.{fn['name']}"
         try:
-            c, g, row = entry(pkg, fn, k, imports, helpers, typ)
+            c, g, row = entry(pkg, fn, k, imports, helpers, typ, value_method)
         except Uncovered as e:
             gopy[qual] = str(e)
             return
@@ -840,6 +842,20 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
                 add(pkg, fn, typ, covered)
             if covered:
                 methods[pkg["name"]][typ] = covered
+            spec = (pkg.get("structs") or {}).get(typ)
+            if spec is None or not all(f["type"] in C_FIELD for f in spec["fields"]):
+                continue
+            for fn in fns:  # value-receiver methods, on the value objects: "pkg.Type@Method", self by value
+                if not fn.get("value_recv"):
+                    continue
+                self_param = {"name": "self", "type": f"{pkg['path']}.{typ}", "handle": True, "func": False,
+                              "value": spec}
+                vfn = {**fn, "name": f"{typ}@{fn['name']}", "params": [self_param, *fn["params"]]}
+                got = {}
+                add(pkg, vfn, None, got, value_method=fn["name"])
+                if got:
+                    value_methods.setdefault(pkg["name"], {}).setdefault(typ, {})[fn["name"]] = \
+                        [f"{pkg['name']}.{typ}@{fn['name']}", got[vfn["name"]]]
     # methods gopy binds that gopysig does not report: those of interfaces
     covered = covered_c_names(methods)
     for m in GOPY_METHOD.finditer(helpers):
@@ -862,7 +878,7 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     kept = sorted(q for q, why in gil.items() if why is None)
     log(f"the GIL is kept for small buffers by {len(kept)} entries: {', '.join(kept)}")
     return {"fast": fast, "methods": methods, "gopy": gopy, "own": own, "readonly": readonly,
-            "values": value_types, "gil": gil}
+            "values": value_types, "gil": gil, "value_methods": value_methods}
 
 
 def module_text(report: dict) -> str:
@@ -885,4 +901,6 @@ def module_text(report: dict) -> str:
             f"VALUES = {pprint.pformat(report['values'], width=100)}\n\n"
             "# The GIL rule (gopyfast.keeps_gil): None where a call keeps the GIL while its buffers\n"
             "# total under 2 KiB, else why every call releases it\n"
-            f"GIL = {pprint.pformat(report['gil'], width=100)}\n")
+            f"GIL = {pprint.pformat(report['gil'], width=100)}\n\n"
+            "# Value-receiver methods of the value objects: {package: {struct: {method: entry name}}}\n"
+            f"VALUE_METHODS = {pprint.pformat(report['value_methods'], width=100)}\n")

@@ -161,3 +161,10 @@ def test_struct_values_are_taken_back():
         gopkg.Dist(_types.SimpleNamespace(X="x", Y=0), q)
     with pytest.raises(TypeError):
         gopkg.Dist(3, q)  # no fields: gopy's path refuses it
+
+
+def test_value_receiver_methods_on_value_objects():
+    p = gopkg.Mid(0.0, 0.0, 2.0, -6.0)
+    assert p.Norm1() == 4.0  # func (p Point) Norm1() float64, on the value object
+    with pytest.raises(TypeError, match=r"gopkg\.Point@Norm1\(\)"):
+        p.Norm1(1)

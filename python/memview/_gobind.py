@@ -272,6 +272,21 @@ def value_class(pkg: str, name: str) -> type:
                                                     "returned by value: its fields"})
         cls.__module__ = where
         _VALUE_CLASSES[key] = cls
+        # its value-receiver methods: entries that take self by value (gopyfast.py)
+        for method, (qual, result) in getattr(_fast, "VALUE_METHODS", {}).get(pkg, {}).get(name, {}).items():
+            if result and not result.startswith("value:"):
+                continue  # a method returning a gopy object: not on the value object
+            rc = value_class(pkg, result.removeprefix("value:")) if result else None
+            entry = _core.go_fast(qual, own_path(qual, _fast.OWN[qual], 0), rc)
+            if entry is None:
+                continue
+
+            def call(self, *args, _entry=entry, **kwargs):
+                return _entry(self, *args, **kwargs)
+
+            call.__name__ = call.__qualname__ = method
+            call.__doc__ = entry.__doc__
+            setattr(cls, method, call)
     return _VALUE_CLASSES[key]
 
 

@@ -68,6 +68,8 @@ type Func struct {
 	// Blocks: why the function may block (blocking.go), "" where nothing it
 	// reaches may.
 	Blocks string `json:"blocks"`
+	// ValueRecv: a method with a value receiver (callable on a value object).
+	ValueRecv bool `json:"value_recv,omitempty"`
 }
 
 // Package is what gopysig reports for one package.
@@ -76,6 +78,8 @@ type Package struct {
 	Name    string            `json:"name"`
 	Funcs   []Func            `json:"funcs"`
 	Methods map[string][]Func `json:"methods"` // by type name
+	// Structs: the exported structs of plain fields (valuekind.go), by name.
+	Structs map[string]*Value `json:"structs"`
 }
 
 func main() {
@@ -136,7 +140,8 @@ func main() {
 }
 
 func describe(p *types.Package, ro *roAnalysis) Package {
-	out := Package{Path: p.Path(), Name: p.Name(), Funcs: []Func{}, Methods: map[string][]Func{}}
+	out := Package{Path: p.Path(), Name: p.Name(), Funcs: []Func{}, Methods: map[string][]Func{},
+		Structs: map[string]*Value{}}
 	scope := p.Scope()
 	names := scope.Names()
 	sort.Strings(names)
@@ -153,6 +158,9 @@ func describe(p *types.Package, ro *roAnalysis) Package {
 			named, ok := obj.Type().(*types.Named)
 			if !ok {
 				continue
+			}
+			if v := valueKind(named); v != nil && v.Kind == "struct" {
+				out.Structs[name] = v
 			}
 			ms := types.NewMethodSet(types.NewPointer(named))
 			var fs []Func
@@ -174,6 +182,10 @@ func signature(f *types.Func, ro *roAnalysis) Func {
 	readonly := ro.params(f)
 	fn0 := ro.blocking(f)
 	fn := Func{Name: f.Name(), Params: []Param{}, Results: []string{}, Variadic: sig.Variadic(), Blocks: fn0}
+	if r := sig.Recv(); r != nil {
+		_, ptr := r.Type().(*types.Pointer)
+		fn.ValueRecv = !ptr
+	}
 	for i := range sig.Params().Len() {
 		v := sig.Params().At(i)
 		t := v.Type()
