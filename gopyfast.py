@@ -338,7 +338,7 @@ def keeps_gil(fn: dict, kinds: list, typ: str | None) -> str:
 
 
 def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str | None = None,
-          value_method: str | None = None) -> tuple[str, str, str]:
+          value_method: str | None = None, write_back: bool = False) -> tuple[str, str, str]:
     """The C entry, the Go shim and the table row of function fn (number k),
     or, given typ, of fn as a method of the bound type typ of pkg; helpers is
     gopy's generated Go, whose handle helpers the shims call."""
@@ -514,6 +514,17 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
                  f"{', '.join(c_result_value(t, f'r{j}', k, len(inputs), j) for j, t in enumerate(values))}}};")
         c.append(f"    if (mv_fast_results(o, {m}) < 0)")
         c.append("        goto done;")
+    if write_back:  # a pointer-receiver method of a value object: its fields as Go left them
+        fields = kinds[0][1]["fields"]
+        c.append(f"    PyObject *wb[{len(fields)}] = {{"
+                 f"{', '.join(c_result_value(fd['type'], 'x0.' + fd['name']) for fd in fields)}}};")
+        c += [f"    if (mv_fast_results(wb, {len(fields)}) < 0) {{", f"        mv_fast_drop(o, {m});" if m else "",
+              "        goto done;", "    }"]
+        for n, fd in enumerate(fields):
+            c += [f"    if (PyObject_SetAttrString(a[0], {c_string(fd['name'])}, wb[{n}]) < 0) {{",
+                  f"        mv_fast_drop(wb, {len(fields)});", f"        mv_fast_drop(o, {m});" if m else "",
+                  "        goto done;", "    }"]
+        c.append(f"    mv_fast_drop(wb, {len(fields)});")
     if keeps:
         owner = f"o[{gopy_values[0]}]" if gopy_value else "self"
         c += [f"    if ({owner} != Py_None) {{",
@@ -606,6 +617,15 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
         body += ["\tif err != nil {", "\t\tmvfastFail(f, gopyrt.ErrorFailure(err))", "\t\treturn", "\t}"]
     for j, t in enumerate(values):
         body.append("\t" + go_result_store(t, f"v{j}", f"r{j}", pkg, structs.get(j)))
+    if write_back:  # the receiver's fields, back into the C struct the entry read them from
+        for fd in kinds[0][1]["fields"]:
+            ft, v = fd["type"], f"*(*{fd['type']})(unsafe.Pointer(&s0.{fd['name']}))"
+            if ft == "bool":
+                body.append(f"\tx0.{fd['name']} = 0\n\tif {v} {{\n\t\tx0.{fd['name']} = 1\n\t}}")
+            elif ft == "string":
+                body.append(f"\tx0.{fd['name']} = C.CString({v})")
+            else:
+                body.append(f"\tx0.{fd['name']} = C.{C_FIELD[ft]}({v})")
     body += ["}", ""]
     cls = (f"\"{class_name(values[gopy_values[0]], pkg)}\", &result_class_{k}" if gopy_value else "NULL, NULL")
     row = (f"    {{{q}, {{{c_string(name)}, (PyCFunction)(void (*)(void))entry_{k}, "
@@ -795,15 +815,17 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
                 "#ifndef MEMVIEW_VALUES_H", "#define MEMVIEW_VALUES_H", "#include <stdint.h>", ""]
     k = 0
 
-    def add(pkg: dict, fn: dict, typ: str | None, into: dict, value_method: str | None = None) -> None:
+    def add(pkg: dict, fn: dict, typ: str | None, into: dict, value_method: str | None = None,
+            write_back: bool = False) -> None:
         """fn's entry, if the entries cover it: into[name] is then the gopy
         class of its Go value result (or None)."""
         nonlocal k
         qual = f"{pkg['name']}.{typ}.{fn['name']}" if typ else f"{pkg['name']}.{fn['name']}"
         try:
-            c, g, row = entry(pkg, fn, k, imports, helpers, typ, value_method)
+            c, g, row = entry(pkg, fn, k, imports, helpers, typ, value_method, write_back)
         except Uncovered as e:
-            gopy[qual] = str(e)
+            if not value_method:  # (a method a value object lacks keeps gopy's object)
+                gopy[qual] = str(e)
             return
         cs.append(c)
         gos.append(g)
@@ -845,14 +867,13 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
             spec = (pkg.get("structs") or {}).get(typ)
             if spec is None or not all(f["type"] in C_FIELD for f in spec["fields"]):
                 continue
-            for fn in fns:  # value-receiver methods, on the value objects: "pkg.Type@Method", self by value
-                if not fn.get("value_recv"):
-                    continue
+            for fn in fns:  # methods of the value objects: "pkg.Type@Method", self by value
                 self_param = {"name": "self", "type": f"{pkg['path']}.{typ}", "handle": True, "func": False,
                               "value": spec}
                 vfn = {**fn, "name": f"{typ}@{fn['name']}", "params": [self_param, *fn["params"]]}
                 got = {}
-                add(pkg, vfn, None, got, value_method=fn["name"])
+                # a pointer receiver's method writes the fields back into the value object
+                add(pkg, vfn, None, got, value_method=fn["name"], write_back=not fn.get("value_recv"))
                 if got:
                     value_methods.setdefault(pkg["name"], {}).setdefault(typ, {})[fn["name"]] = \
                         [f"{pkg['name']}.{typ}@{fn['name']}", got[vfn["name"]]]

@@ -168,3 +168,13 @@ def test_value_receiver_methods_on_value_objects():
     assert p.Norm1() == 4.0  # func (p Point) Norm1() float64, on the value object
     with pytest.raises(TypeError, match=r"gopkg\.Point@Norm1\(\)"):
         p.Norm1(1)
+
+
+def test_pointer_receiver_methods_update_value_objects():
+    p = gopkg.Mid(0.0, 0.0, 2.0, 2.0)
+    assert p.Move(0.5, -1.0) is None and (p.X, p.Y) == (1.5, 0.0)
+    lab = gopkg.Label(2)
+    assert lab.Rename("two") == "n2" and (lab.Name, lab.OK) == ("two", False)
+    with pytest.raises(TypeError):
+        p.Move("x", 1.0)
+    assert (p.X, p.Y) == (1.5, 0.0)  # unchanged by a refused call

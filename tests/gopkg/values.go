@@ -65,3 +65,14 @@ func Dist(a, b Point) float64 { return abs(a.X-b.X) + abs(a.Y-b.Y) }
 func Describe2(l Labelled) string {
 	return l.Name + ":" + string(rune('0'+l.N%10)) + map[bool]string{true: "+", false: "-"}[l.OK]
 }
+
+// Move moves p by (dx, dy): a pointer-receiver method, which updates the
+// fields of the value object it is called on.
+func (p *Point) Move(dx, dy float64) { p.X += dx; p.Y += dy }
+
+// Rename sets the name of l and returns the old one.
+func (l *Labelled) Rename(name string) string {
+	old := l.Name
+	l.Name, l.OK = name, !l.OK
+	return old
+}
