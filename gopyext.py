@@ -68,6 +68,7 @@ class GoPackage:
     module_path: str
     module_dir: Path
     name: str = ""  # the Go package name, known once gopysig has read it
+    import_name: str = ""  # the Python import name: --with DIR=NAME, else the Go name
 
 
 def module_info(module_dir: Path, env: dict) -> dict:
@@ -77,8 +78,20 @@ def module_info(module_dir: Path, env: dict) -> dict:
     return json.loads(out)
 
 
+def split_name(arg: str | Path) -> tuple[str, str]:
+    """--with DIR=NAME as (DIR, NAME); (DIR, "") without =NAME (a directory
+    whose own name holds "=" stays one)."""
+    s = str(arg)
+    d, eq, name = s.rpartition("=")
+    if not eq or Path(s).is_dir() or not name.isidentifier():
+        return s, ""
+    return d, name
+
+
 def resolve(pkg_dir: str | Path, env: dict) -> GoPackage:
-    """The import path and module of the Go package in pkg_dir."""
+    """The import path and module of the Go package in pkg_dir (--with
+    DIR[=NAME]: NAME is the Python import name)."""
+    pkg_dir, import_name = split_name(pkg_dir)
     d = Path(pkg_dir).resolve()
     if not d.is_dir():
         raise BuildError(f"--with {pkg_dir}: not a directory")
@@ -91,7 +104,8 @@ def resolve(pkg_dir: str | Path, env: dict) -> GoPackage:
         m = m.parent
     path = module_info(m, env)["Module"]["Path"]
     rel = d.relative_to(m).as_posix()
-    return GoPackage(dir=d, import_path=path if rel == "." else f"{path}/{rel}", module_path=path, module_dir=m)
+    return GoPackage(dir=d, import_path=path if rel == "." else f"{path}/{rel}", module_path=path, module_dir=m,
+                     import_name=import_name)
 
 
 def _replace_target(new: dict, module_dir: Path) -> str:
@@ -102,6 +116,19 @@ def _replace_target(new: dict, module_dir: Path) -> str:
     if path.startswith(("./", "../")) or path in (".", ".."):
         return str((module_dir / path).resolve())
     return path
+
+
+def local_version(module_path: str) -> str:
+    """The version a module given by its directory is required at (replaced by
+    that directory): a pseudo-version of the major version its path names, as
+    the go command checks it: v0 for example.com/m, v2 for example.com/m/v2,
+    v3 for gopkg.in/yaml.v3 (and v1 for gopkg.in/check.v1)."""
+    m = re.fullmatch(r"gopkg\.in/(?:[^/]+/)?[^/]+\.v(\d+)(?:-unstable)?", module_path)
+    if m is None:
+        m = re.search(r"/v(\d+)$", module_path)
+        if m is not None and int(m[1]) < 2:
+            m = None
+    return f"v{m[1] if m else 0}.0.0-00010101000000-000000000000"
 
 
 def write_build_module(gen: Path, root: Path, packages: list[GoPackage], env: dict) -> None:
@@ -122,7 +149,7 @@ def write_build_module(gen: Path, root: Path, packages: list[GoPackage], env: di
             continue
         if mod_path in replaced:
             raise BuildError(f"module {mod_path} is given from two directories")
-        lines += [f"require {mod_path} v0.0.0-00010101000000-000000000000", f"replace {mod_path} => {mod_dir}"]
+        lines += [f"require {mod_path} {local_version(mod_path)}", f"replace {mod_path} => {mod_dir}"]
         replaced[mod_path] = str(mod_dir)
         for rep in module_info(mod_dir, env).get("Replace") or []:
             old, target = rep["Old"]["Path"], _replace_target(rep["New"], mod_dir)
@@ -503,23 +530,76 @@ def bindings_table(signatures: list[dict]) -> dict:
 
 
 def check_names(packages: list[GoPackage]) -> None:
-    seen = {}
+    """Refuse an import name Python's standard library, memview or another
+    --with has, saying to give one with --with DIR=NAME; and two Go packages
+    of one Go name (gopy binds each under its Go name)."""
+    seen, go_names = {}, {}
     for p in packages:
-        n = p.name
+        p.import_name = p.import_name or p.name
+        n = p.import_name
+        hint = "" if n != p.name else f"; give it another with --with {p.dir}=NAME"
         if (not n.isidentifier() or keyword.iskeyword(n) or n.startswith("_") or n in RESERVED
                 or n in sys.stdlib_module_names):
-            raise BuildError(f"--with {p.dir}: Go package {n!r} cannot be a top-level Python package "
+            raise BuildError(f"--with {p.dir}: {n!r} cannot be a top-level Python package "
                              f"(not {sorted(RESERVED)}, nor a module of Python's standard library, "
-                             "nor a Python keyword, nor with a leading underscore)")
+                             f"nor a Python keyword, nor with a leading underscore){hint}")
         if n in seen:
-            raise BuildError(f"--with {p.dir}: package name {n!r} is also that of {seen[n]}")
-        seen[n] = p.dir
+            raise BuildError(f"--with {p.dir}: import name {n!r} is also that of {seen[n]}{hint}")
+        if p.name in go_names:
+            raise BuildError(f"--with {p.dir}: Go package {p.name!r} is also the Go name of {go_names[p.name]}, "
+                             "and gopy binds each package under its Go name: build them into two wheels")
+        seen[n], go_names[p.name] = p.dir, p.dir
+
+
+def warn_distributions(python: Path, names: list[str]) -> None:
+    """Warn of each import name a distribution installed in python's
+    environment provides too (PyPI's python-snappy provides snappy): the two
+    would overwrite each other's files."""
+    code = ("import importlib.metadata as m, json, sys; d = m.packages_distributions(); "
+            "print(json.dumps({n: d[n] for n in sys.argv[1:] if n in d}))")
+    try:
+        out = subprocess.run([str(python), "-c", code, *names], check=True, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return
+    for name, dists in json.loads(out or "{}").items():
+        if any(d.lower() != "memview" for d in dists):
+            log(f"warning: {', '.join(dists)} in {python}'s environment provides {name!r} too; "
+                f"give the Go package another import name with --with DIR=NAME")
+
+
+def coverage(signatures: list[dict], fast: dict, helpers: str, hidden: list) -> dict:
+    """For each Go package (by Go name): its exported functions and methods,
+    which are bound (by a generated entry or gopy's path) and which are left
+    out, with the reason (what the entries do not cover and gopy does not
+    bind, and what was hidden from gopy)."""
+    out = {}
+    for pkg in signatures:
+        n = pkg["name"]
+        names = [f["name"] for f in pkg["funcs"]] + [f"{t}.{f['name']}" for t, fs in pkg["methods"].items()
+                                                      for f in fs]
+        entries = set(fast["fast"].get(n, {})) | {f"{t}.{m}" for t, ms in fast["methods"].get(n, {}).items()
+                                                  for m in ms}
+        left = {}
+        for q in names:
+            cname = f"{n}_{q.replace('.', '_')}"
+            if q in entries or f"func {cname}(" in helpers:
+                continue
+            left[q] = fast["gopy"].get(f"{n}.{q}", "gopy binds no path of it")
+        for h in hidden:  # functions and methods hidden from gopy (generic, ...), not types or fields
+            pkg_name, _, q = h["name"].partition(".")
+            if pkg_name == n and q and not h["why"].startswith(("type alias", "type constraint", "generic type",
+                                                                  "its type uses")):
+                left.setdefault(q, h["why"])
+        total = len(set(names) | set(left))
+        out[n] = {"path": pkg["path"], "functions": total, "bound": total - len(left),
+                  "fast": len(entries), "left_out": dict(sorted(left.items()))}
+    return out
 
 
 # ---------------------------------------------------------------- the build
 
 
-def shim(pkg: dict, name: str) -> str:
+def shim(pkg: dict, name: str) -> str:  # name: the Go package's name (gopy's module of it)
     """The top-level package that makes a bound Go package importable by its name."""
     return (f'"""Go package {pkg["path"]}, bound with gopy and built into one extension with memview.\n\n'
             "Importing it imports memview first: they share one Go runtime. Its functions take\n"
@@ -528,6 +608,16 @@ def shim(pkg: dict, name: str) -> str:
             '"For Go developers").\n"""\n'
             "from memview import _gobind\n\n"
             f"_gobind.install(__name__, {name!r})\n")
+
+
+def patch_package_py(path: Path, name: str) -> None:
+    """gopy's module of a bound Go package binds as memview binds it however
+    it is imported (memview._ext.NAME or the top-level package): its last
+    lines have _gobind bind it."""
+    with path.open("a") as f:
+        f.write("\n\n# memview (gopyext.py): memview's conversions and call entries, however this is imported\n"
+                "from memview import _gobind as _memview_gobind  # noqa: E402\n"
+                f"_memview_gobind.bind_module(__name__, {name!r})\n")
 
 
 def gopy_env(env: dict) -> dict:
@@ -543,14 +633,15 @@ def gopy_env(env: dict) -> dict:
     return out
 
 
-def hide_unbindable(tools: Path, gen: Path, paths: list, env: dict) -> dict:
+def hide_unbindable(tools: Path, gen: Path, paths: list, env: dict, hidden: list) -> dict:
     """Hide from gopy the declarations of the packages at paths that it cannot
     bind (generic types, type aliases, what uses an instance of a generic type:
     tools/gopysig/hide.go), through a build overlay and the package driver
     that shows it to go/packages (tools/gopysig/driver.go); returns the
     environment that reads the packages through it (env itself when nothing
-    is hidden)."""
+    is hidden); hidden collects what it hides."""
     report = json.loads(run([tools / "gopysig", "-hide", gen / "hidden", *paths], cwd=gen, env=env, capture=True))
+    hidden.extend(report.get("hidden") or [])
     if not report["overlay"]:
         return env
     for h in report["hidden"]:
@@ -575,13 +666,16 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
     write_build_module(gen, root, packages, env)
     paths = [f"{module_info(root, env)['Module']['Path']}/{MODULE}"] + [p.import_path for p in packages]
     genv = gopy_env(env)
+    hidden: list = []
     if packages:
-        genv = hide_unbindable(tools, gen, paths[1:], genv)
+        genv = hide_unbindable(tools, gen, paths[1:], genv, hidden)
     signatures = json.loads(run([tools / "gopysig", *paths[1:]], cwd=gen, env=genv, capture=True)) \
         if packages else []
     for p, sig in zip(packages, signatures):
         p.name = sig["name"]
     check_names(packages)
+    if packages:
+        warn_distributions(python, [p.import_name for p in packages])
     run([tools / "gopy", "gen", f"-vm={python}", "-dynamic-link=true", "-no-make=true",
          f"-output={gen}", *paths], cwd=gen, env=genv)
     patch_generated_go(gen / f"{MODULE}.go")
@@ -590,6 +684,8 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
     wrappers = [f"{MODULE}.py", "go.py"] + [f"{p.name}.py" for p in packages]
     for name in wrappers:
         patch_generated_py(gen / name)
+    for p in packages:
+        patch_package_py(gen / f"{p.name}.py", p.name)
     # memview's call entries of the bound functions (gopyfast.py), beside gopy's output
     fast = gopyfast.generate(gen, signatures, root / MODULE, log)
     tagflag = [f"-tags={','.join(tags)}"] if tags else []
@@ -616,14 +712,30 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
     for name in [so, *wrappers]:
         shutil.copy2(gen / name, ext / name)
     table = bindings_table(signatures)
+    report = coverage(signatures, fast, (gen / f"{MODULE}.go").read_text(), hidden)
+    for p in packages:
+        report[p.name]["import_name"] = p.import_name
+        table[p.name]["import_name"] = p.import_name
+        r = report[p.name]
+        log(f"{p.import_name} ({p.import_path}): {r['bound']} of {r['functions']} functions and methods bound, "
+            f"{r['fast']} on the generated fast path")
+        for q, why in r["left_out"].items():
+            log(f"left out: {p.import_name}.{q} ({why})")
     (ext / "_bindings.py").write_text(
         '"""Parameters of the bound Go packages that take memory (gopysig, build.py)."""\n\n'
         f"PACKAGES = {pprint.pformat(table, width=100, sort_dicts=True)}\n")
     (ext / "_fast.py").write_text(gopyfast.module_text(fast))
+    (ext / "_coverage.py").write_text(
+        '"""What each bound Go package binds, by Go package name (gopyext.coverage)."""\n\n'
+        f"PACKAGES = {pprint.pformat(report, width=100, sort_dicts=True)}\n")
     for p in packages:
-        (out / p.name).mkdir()
-        (out / p.name / "__init__.py").write_text(shim(table[p.name], p.name))
-    log(f"built {pkg}" + "".join(f" + {p.name} ({p.import_path})" for p in packages))
+        (out / p.import_name).mkdir()
+        (out / p.import_name / "__init__.py").write_text(shim(table[p.name], p.name))
+        r = report[p.name]
+        (out / p.import_name / "_memview_bindings.json").write_text(json.dumps(
+            {"path": r["path"], "bound": r["bound"], "fast": r["fast"], "functions": r["functions"],
+             "left_out": r["left_out"]}, indent=1, sort_keys=True) + "\n")
+    log(f"built {pkg}" + "".join(f" + {p.import_name} ({p.import_path})" for p in packages))
     return pkg
 
 

@@ -32,6 +32,7 @@ signatures; gopy's output is not edited.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -104,6 +105,10 @@ def param(p: dict) -> tuple:
         return (under,)
     if under.startswith("[]") and under[2:] in SLICES and (p["type"] == under or not p["type"].startswith("[]")):
         return ("slice", under[2:])
+    v = p.get("value")
+    if v and v["kind"] == "struct" and all(f["type"] in C_FIELD for f in v["fields"]) and \
+            re.fullmatch(r"[\w.\-~/]+\.\w+", p["type"]):
+        return ("struct", v)  # by value: its fields, read from the argument's attributes
     m = re.fullmatch(r"\*([\w.\-~/]+)\.(\w+)", p["type"])
     if m and p.get("handle"):
         # a pointer to a named type: the gopy object's handle, read back with
@@ -112,11 +117,37 @@ def param(p: dict) -> tuple:
     raise Uncovered(f"parameter {p['name']} of Go type {p['type']}")
 
 
-def result(t: str, pkg: dict, helpers: str) -> str:
+def own_kind(p: dict) -> str:
+    """What the Python stand-in of an entry gopy has no path for checks of a
+    parameter (_gobind.own_path): "array", the element type of a slice,
+    "handle:" and the Go type of a gopy object, or "value" (a scalar the
+    entry converts itself, raising its own errors)."""
+    kd = param(p)
+    if kd[0] in ("array", "slice"):
+        return kd[-1]
+    return f"handle:{p['type']}" if kd[0] == "handle" else "value"
+
+
+# Fixed-array elements: the code mv_fast_fixed converts each by, and the Go
+# element type the shim copies them as.
+FIXED = {"int8": "b", "int16": "h", "int32": "i", "int64": "q", "int": "q", "uint8": "B", "uint16": "H",
+         "uint32": "I", "uint64": "Q", "uint": "Q", "uintptr": "Q", "float32": "f", "float64": "d", "bool": "?"}
+C_FIELD = {"float64": "double", "float32": "float", "bool": "uint8_t", "string": "char *",
+           **{t: c for t, (c, _, _) in INTS.items()}}
+
+
+def result(t: str, pkg: dict, helpers: str, value: dict | None = None) -> str:
     """A result kind: a basic type's name; "[]E" for a Go slice of basic
     elements or "*path.Name" for a pointer to a type of the function's own
     package, which Python gets as gopy's object (registered by gopy's own
-    handleFromPtr helper, made as gopy's wrapper makes it)."""
+    handleFromPtr helper, made as gopy's wrapper makes it); "[N]E" for a
+    fixed array of a basic type (a tuple, bytes for [N]byte), "struct:Name"
+    for a struct of plain fields (a Python value object), as gopysig's value
+    describes them."""
+    if value and value["kind"] == "array" and value["elem"] in FIXED:
+        return f"[{value['len']}]{value['elem']}"
+    if value and value["kind"] == "struct" and all(f["type"] in C_FIELD for f in value["fields"]):
+        return f"struct:{value['name']}"
     if t in INTS or t in FLOATS or t in ("bool", "string") or (t.startswith("[]") and t[2:] in SLICES):
         return t
     m = re.fullmatch(r"\*([\w.\-~/]+)\.(\w+)", t)
@@ -127,16 +158,70 @@ def result(t: str, pkg: dict, helpers: str) -> str:
 
 def gopy_result(t: str, pkg: dict) -> tuple[str, str, str] | None:
     """(gopy's helper that registers it, the argument it takes, gopy's class)
-    of a result Python gets as gopy's object; None for a scalar."""
-    if t.startswith("[]"):
-        return f"handleFromPtr_Slice_{t[2:]}", "&", f"Slice_{t[2:]}"
+    of a result Python gets as gopy's object; None for a scalar or a slice
+    (a memview array)."""
     if t.startswith("*"):
         name = t.rsplit(".", 1)[1]
         return f"handleFromPtr_Ptr_{pkg['name']}_{name}", "", name
     return None
 
 
-def c_result_type(t: str) -> str:
+def class_name(t: str, pkg: dict) -> str:
+    """The name of the Python class an entry is given for result kind t:
+    "value:Name" for a value object (_gobind.value_class), else gopy's."""
+    return f"value:{t[7:]}" if t.startswith("struct:") else gopy_result(t, pkg)[2]
+
+
+def c_value_struct(name: str, spec: dict) -> str:
+    """The C struct a shim writes a struct result's fields into, and the
+    function that makes its value object (cls(*fields)), freeing its
+    strings."""
+    fields = spec["fields"]
+    out = ["static PyObject *", f"{name}_result(PyObject *cls, {name} *v)", "{",
+           f"    PyObject *x[{len(fields)}] = {{"
+           f"{', '.join(c_result_value(f['type'], 'v->' + f['name']) for f in fields)}}};",
+           f"    PyObject *args = mv_fast_results(x, {len(fields)}) < 0 ? NULL : mv_fast_tuple(x, {len(fields)});",
+           "    PyObject *out = args != NULL ? PyObject_CallObject(cls, args) : NULL;",
+           "    Py_XDECREF(args);", "    return out;", "}", ""]
+    return "\n".join(out)
+
+
+def c_struct_arg(name: str, i: int, spec: dict, qual: str, pname: str) -> list:
+    """The C that reads struct argument i's fields from its attributes into
+    x{i} (a name, in gen/memview_values.h): an object without one goes to
+    gopy's path; a field of the wrong type raises the conversion's error,
+    naming pkg.Func and param.Field. The attribute objects of string fields
+    stay alive until the call is over (fo{i}_{n}, released by the entry)."""
+    out = [f"    {name} x{i} = {{0}};"]
+    for n, fd in enumerate(spec["fields"]):
+        where = f"{c_string(qual)}, {c_string(pname + '.' + fd['name'])}"
+        ft = fd["type"]
+        out += [f"    fo{i}_{n} = PyObject_GetAttrString(a[{i}], {c_string(fd['name'])});",
+                f"    if (fo{i}_{n} == NULL) {{", "        PyErr_Clear();", "        goto slow;", "    }"]
+        if ft in INTS:
+            conv = f"mv_go_int_arg(fo{i}_{n}, {INTS[ft][1]}, {INTS[ft][2]}, {where}, &x{i}.{fd['name']})"
+        elif ft in FLOATS:
+            conv = f"mv_go_float_arg(fo{i}_{n}, {FLOATS[ft][1]}, {where}, &x{i}.{fd['name']})"
+        elif ft == "bool":
+            conv = f"mv_go_bool_arg(fo{i}_{n}, {where}, &x{i}.{fd['name']})"
+        else:
+            conv = f"mv_go_str_arg(fo{i}_{n}, {where}, &x{i}.{fd['name']})"
+        out += [f"    if ({conv} < 0)", "        goto done;"]
+    return out
+
+
+def c_value_typedef(name: str, spec: dict) -> str:
+    """The C struct (in gen/memview_values.h, which the shims' cgo reads too)
+    a shim writes a struct result's fields into."""
+    return "\n".join(["typedef struct {", *[f"    {C_FIELD[f['type']]} {f['name']};" for f in spec["fields"]],
+                      f"}} {name};", ""])
+
+
+def c_result_type(t: str, k: int = 0, j: int = 0) -> str:
+    if t.startswith("struct:"):
+        return f"mv_value_{k}_{j}"
+    if t.startswith("["):
+        return "void *" if not t.startswith("[]") else "int64_t"
     if t.startswith(("[]", "*")):
         return "int64_t"
     if t in INTS:
@@ -146,9 +231,16 @@ def c_result_type(t: str) -> str:
     return "uint8_t" if t == "bool" else "char *"
 
 
-def c_result_value(t: str, v: str, k: int = 0) -> str:
-    if t.startswith(("[]", "*")):
-        return f"mv_fast_gopy_result(result_class_{k}, {v})"
+def c_result_value(t: str, v: str, k: int = 0, inputs: int = 0, j: int = 0) -> str:
+    if t.startswith("struct:"):  # the value object of the struct's fields
+        return f"mv_value_{k}_{j}_result(result_class_{k}, &{v})"
+    if t.startswith("[") and not t.startswith("[]"):  # a tuple, or bytes for [N]byte
+        n, e = t[1:].split("]")
+        return f"mv_fast_fixed({v}, {n}, '{'y' if e == 'uint8' else FIXED[e]}')"
+    if t.startswith("[]"):  # a memview array (a view of the input it lies in)
+        return f"mv_fast_slice_result({v}, {'ins' if inputs else 'NULL'}, {inputs})"
+    if t.startswith("*"):  # a nil pointer (no handle) is None
+        return f"({v} < 1 ? Py_NewRef(Py_None) : mv_fast_gopy_result(result_class_{k}, {v}))"
     if t in INTS:
         return f"PyLong_From{'LongLong' if INTS[t][2] else 'UnsignedLongLong'}({v})"
     if t in FLOATS:
@@ -158,8 +250,27 @@ def c_result_value(t: str, v: str, k: int = 0) -> str:
     return f"mv_fast_str_result({v})"
 
 
-def go_result_store(t: str, v: str, out: str, pkg: dict) -> str:
+def go_result_store(t: str, v: str, out: str, pkg: dict, value: dict | None = None) -> str:
+    if t.startswith("struct:"):  # field by field into the C struct
+        lines = []
+        for f in value["fields"]:
+            x = f"{v}.{f['name']}"
+            if f["type"] == "bool":
+                lines.append(f"if {x} {{\n\t\t{out}.{f['name']} = 1\n\t}}")
+            elif f["type"] == "string":
+                lines.append(f"{out}.{f['name']} = C.CString(string({x}))")
+            else:
+                lines.append(f"{out}.{f['name']} = C.{C_FIELD[f['type']].replace('char *', 'char')}({x})")
+        return "\n\t".join(lines)
+    if t.startswith("[") and not t.startswith("[]"):  # copied into C memory, which the entry frees
+        n, e = t[1:].split("]")
+        return (f"*{out} = C.malloc(C.size_t(unsafe.Sizeof({v})) + 1)\n"
+                f"\t*(*[{n}]{e})(*{out}) = *(*[{n}]{e})(unsafe.Pointer(&{v}))")
+    if t.startswith("[]"):  # registered with one reference, which mv_fast_slice_result drops
+        return f"*{out} = C.int64_t(mvfastHandle(handleFromPtr_Slice_{t[2:]}(&{v})))"
     if (g := gopy_result(t, pkg)) is not None:
+        if t.startswith("*"):  # nil: no handle, None in Python
+            return f"if {v} != nil {{\n\t\t*{out} = C.int64_t({g[0]}({g[1]}{v}))\n\t}}"
         return f"*{out} = C.int64_t({g[0]}({g[1]}{v}))"
     if t in INTS:
         return f"*{out} = C.{INTS[t][0]}({v})"
@@ -170,8 +281,64 @@ def go_result_store(t: str, v: str, out: str, pkg: dict) -> str:
     return f"*{out} = C.CString({v})"
 
 
-def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str | None = None
-          ) -> tuple[str, str, str]:
+def read_only_by_hand() -> set:
+    """The slice parameters marked read-only by hand: MEMVIEW_READONLY, a
+    comma-separated list of "pkg.Func.param" or "pkg.Type.Method.param" (for
+    what the analysis cannot prove, as assembly)."""
+    return {x.strip() for x in os.environ.get("MEMVIEW_READONLY", "").split(",") if x.strip()}
+
+
+def read_only(p: dict, qual: str) -> tuple[str, str]:
+    """(outcome, why) of the read-only analysis of slice parameter p of qual
+    (gopysig's readonly.go), or "by hand" where MEMVIEW_READONLY marks it."""
+    if f"{qual}.{p['name']}" in read_only_by_hand():
+        return "proven", "marked read-only by hand (MEMVIEW_READONLY)"
+    if "readonly" not in p:
+        return "inconclusive", "not analysed"
+    return p["readonly"], p.get("readonly_why", "")
+
+
+def slice_flags(elem: str, p: dict, qual: str) -> str:
+    """The mv_fast_slice flags of a []elem parameter p of qual: any format for
+    a []byte; a read-only buffer taken as it is where Go provably only reads
+    it, copied for the call where the analysis cannot tell, and refused (left
+    to gopy's path) where it found a store."""
+    flags = ["MV_FAST_ANY_FORMAT"] if elem in ("byte", "uint8") else []
+    outcome = read_only(p, qual)[0]
+    if outcome == "proven":
+        flags.append("MV_FAST_RO_TAKE")
+    elif outcome != "store":
+        flags.append("MV_FAST_RO_COPY")
+    return " | ".join(flags) or "0"
+
+
+def kept_arg(i: int, kinds: list) -> str:
+    """What an entry keeps of argument i it lent memory of: the copy made of
+    a read-only slice argument, if one was made, else the argument."""
+    return f"(c{i} != NULL ? c{i} : a[{i}])" if kinds[i][0] == "slice" else f"a[{i}]"
+
+
+def keeps_gil(fn: dict, kinds: list, typ: str | None) -> str:
+    """The GIL rule: "" where a call may keep the GIL, when its buffers total
+    under MV_FAST_GIL_BYTES (2 KiB, hashlib's HASHLIB_GIL_MINSIZE; pyext/
+    gopy_fast.h), else why every call releases it. A call keeps it only where
+    gopysig proves nothing it reaches may block (blocking.go), and its time is
+    bounded by those buffers: a function (a method's receiver may hold any
+    amount of state) whose parameters are []T, floats and bools, one []T at
+    least (an integer or a string could drive a loop of any length)."""
+    if typ:
+        return "a method"
+    if fn.get("blocks", "not analysed"):
+        return f"it may block: {fn.get('blocks', 'not analysed')}"
+    if not any(kd[0] == "slice" for kd in kinds):
+        return "no []T parameter bounds its work"
+    if any(kd[0] not in ("slice", "float", "bool") for kd in kinds):
+        return "a parameter other than []T, float or bool could drive its work"
+    return ""
+
+
+def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str | None = None,
+          value_method: str | None = None, write_back: bool = False) -> tuple[str, str, str]:
     """The C entry, the Go shim and the table row of function fn (number k),
     or, given typ, of fn as a method of the bound type typ of pkg; helpers is
     gopy's generated Go, whose handle helpers the shims call."""
@@ -180,16 +347,22 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     name = fn["name"]
     qual = f"{pkg['name']}.{typ}.{name}" if typ else f"{pkg['name']}.{name}"
     cname = qual.replace(".", "_")  # gopy's name of it (the fork's error names it so)
-    if typ and f"func {cname}(_handle CGoHandle" not in helpers:
-        raise Uncovered(f"gopy binds no method {name} of {typ}")
+    # own: gopy binds no such function or method (several results, ...); the
+    # entry is its only path, and the calls it does not take go to a Python
+    # stand-in that raises the TypeError (_gobind.own_path)
+    own = f"func {cname}({'_handle CGoHandle' if typ else ''}" not in helpers
     kinds = [param(p) for p in fn["params"]]
     res = fn["results"]
     error = bool(res) and res[-1] == "error"
-    values = [result(t, pkg, helpers) for t in (res[:-1] if error else res)]
-    if len(values) > 1:
-        raise Uncovered("more than one result")
+    specs = (fn.get("values") or [None] * len(res))[:len(res) - error]
+    values = [result(t, pkg, helpers, sp) for t, sp in zip(res[:len(res) - error], specs)]
+    # the results whose Python class the entry is given (gopy's, or a value object's)
+    gopy_values = [j for j, t in enumerate(values) if gopy_result(t, pkg) is not None or t.startswith("struct:")]
+    if len(gopy_values) > 1:
+        raise Uncovered("more than one result Python gets as a gopy object or a value object")
+    structs = {j: specs[j] for j, t in enumerate(values) if t.startswith("struct:")}
     shim = f"mvfast_{k}"
-    go_run = not res
+    go_run = not res and not own
     names = [p["name"] for p in fn["params"]] + (["goRun"] if go_run else [])
     n = len(names)
     q = c_string(qual)
@@ -198,12 +371,14 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     fallback = (f"mv_fast_method_fallback(gopy_path_{k}, self, args, nargs, kwnames)" if typ
                 else "mv_fast_fallback(gopy_path, args, nargs, kwnames)")
     memory = [i for i, kd in enumerate(kinds) if kd[0] in ("slice", "array")]
-    gopy_value = bool(values) and gopy_result(values[0], pkg) is not None
-    # memory Go may keep lives with the Go value returned, or the receiver (as on gopy's path)
-    keeps = bool(memory) and (gopy_value or bool(typ))
+    gopy_value = bool(gopy_values)
+    # memory Go may keep lives with the Go value returned, or the receiver (as on
+    # gopy's path); a value object keeps nothing
+    keeps = bool(memory) and ((gopy_value and not structs) or bool(typ))
 
     # ---- C
-    c = [f"/* {qual} */", *([f"static PyObject *result_class_{k};"] if gopy_value else []),
+    c = [f"/* {qual} */", *[c_value_struct(f"mv_value_{k}_{j}", sp) for j, sp in structs.items()],
+         *([f"static PyObject *result_class_{k};"] if gopy_value else []),
          *([f"static PyObject *gopy_path_{k};"] if typ else []),
          *([f"static PyObject *keep_key_{k};"] if keeps else []),
          f"static const char *const names_{k}[] = {{{', '.join([c_string(x) for x in names] or ['NULL'])}}};",
@@ -234,23 +409,40 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     for i in slices:
         c.append(f"    Py_buffer b{i};")
         c.append(f"    int h{i} = 0;")
+        c.append(f"    PyObject *c{i} = NULL;")  # a read-only buffer's copy for the call
+        c.append(f"    void *p{i} = NULL;")
+        c.append(f"    int64_t n{i} = -1;")  # None: a nil slice
     for i in arrays:
         c.append(f"    mv_fast_lent *v{i} = NULL;")
     c += ["    mv_fast_failure f = {0};", "    PyObject *out = NULL;", "    int slow = 0;"]
-    if values:
-        c.append(f"    {c_result_type(values[0])} r = 0;")
+    for i, kd in enumerate(kinds):
+        if kd[0] == "struct":
+            c += [f"    PyObject *fo{i}_{n} = NULL;" for n in range(len(kd[1]["fields"]))]
+    for j, t in enumerate(values):
+        c.append(f"    {c_result_type(t, k, j)} r{j}{' = {0}' if j in structs else ' = 0'};")
     # Memory and handles first, as on gopy's path (memview checks them before gopy
     # converts the rest); any of them the entry does not take sends the call there.
     for i, kd in enumerate(kinds):
         if kd[0] == "slice":
             fmt, size = SLICES[kd[1]]
-            c.append(f"    if (!(h{i} = mv_fast_slice(a[{i}], \"{fmt}\\0\", {size}, &b{i})))")
-            c.append("        goto slow;")
+            flags = slice_flags(kd[1], fn["params"][i], qual)
+            c.append(f"    if (a[{i}] != Py_None) {{")
+            c.append(f"        if (!(h{i} = mv_fast_slice(a[{i}], \"{fmt}\\0\", {size}, {flags}, &b{i}, &c{i})))")
+            c.append("            goto slow;")
+            c.append(f"        p{i} = c{i} != NULL ? (void *)PyByteArray_AsString(c{i}) : b{i}.buf;")
+            c.append(f"        n{i} = (int64_t)(b{i}.len / {size});")
+            c.append("    }")
         elif kd[0] == "array":
             c.append(f"    if (!mv_fast_array(a[{i}], &v{i}))")
             c.append("        goto slow;")
+    for i, kd in enumerate(kinds):  # a struct by value: its fields, as attributes of the argument
+        if kd[0] == "struct":
+            c += c_struct_arg(f"mv_param_{k}_{i}", i, kd[1], qual, fn["params"][i]["name"])
     for i, kd in enumerate(kinds):  # (on gopy's path the handles are checked first: any order does here)
         if kd[0] == "handle":
+            # None stays refused (gopy's path): a nil dereference in Go is a
+            # panic only while Go's own SIGSEGV handler is installed, and
+            # faulthandler (pytest, -X faulthandler) replaces it
             c.append(f"    int64_t x{i};")
             c.append(f"    if (!mv_fast_handle(a[{i}], &x{i}))")
             c.append("        goto slow;")
@@ -281,40 +473,77 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
             call.append(f"x{i}")
         elif kd[0] == "handle":
             call.append(f"x{i}")
+        elif kd[0] == "struct":
+            call.append(f"&x{i}")
         elif kd[0] == "slice":
-            call += [f"b{i}.buf", f"(int64_t)(b{i}.len / b{i}.itemsize)"]
+            call += [f"p{i}", f"n{i}"]
         else:
             call.append(f"v{i}")
-    if values:
-        call.append("&r")
+    call += [f"&r{j}" for j in range(len(values))]
     call.append("&f")
-    c += ["    {",
-          "        PyThreadState *ts = PyEval_SaveThread();",
-          f"        {shim}({', '.join(call)});",
-          "        PyEval_RestoreThread(ts);",
-          "    }"]
+    if keeps_gil(fn, kinds, typ) == "":
+        # it cannot block, and its buffers are small: the call keeps the GIL (gil_rule)
+        size = " + ".join(f"(h{i} ? b{i}.len : 0)" for i in slices)
+        c += [f"    if ({size} < MV_FAST_GIL_BYTES) {{",
+              f"        {shim}({', '.join(call)});",
+              "    } else {",
+              "        PyThreadState *ts = PyEval_SaveThread();",
+              f"        {shim}({', '.join(call)});",
+              "        PyEval_RestoreThread(ts);",
+              "    }"]
+    else:
+        c += ["    {",
+              "        PyThreadState *ts = PyEval_SaveThread();",
+              f"        {shim}({', '.join(call)});",
+              "        PyEval_RestoreThread(ts);",
+              "    }"]
     for j, i in enumerate(arrays):
         c.append(f"    if (!(f.taken & {1 << j}u))")
         c.append(f"        mv_fast_release_array(v{i});")
         c.append(f"    v{i} = NULL;")
     c += ["    if (f.fallback)", "        goto slow;",
-          "    if (f.exception != NULL)", "        mv_fast_raise(&f);"]
-    if values:
-        c.append(f"    else\n        out = {c_result_value(values[0], 'r', k)};")
-    else:
-        c += ["    else", "        out = Py_NewRef(Py_None);"]
+          "    if (f.exception != NULL) {", "        mv_fast_raise(&f);", "        goto done;", "    }"]
+    m = len(values)
+    inputs = slices if any(t.startswith("[]") for t in values) else []
+    if inputs:  # the memory of the []T arguments, which a []T result may lie in
+        c.append("    mv_fast_input ins[] = {" + ", ".join(
+            f"{{c{i} != NULL ? c{i} : a[{i}], h{i} ? (const char *)p{i} : NULL, h{i} ? b{i}.len : 0, "
+            f"c{i} != NULL || (h{i} && b{i}.readonly)}}" for i in inputs) + "};")
+    if m:  # each result converted (freeing what Go allocated), then one value or a tuple
+        c.append(f"    PyObject *o[{m}] = {{"
+                 f"{', '.join(c_result_value(t, f'r{j}', k, len(inputs), j) for j, t in enumerate(values))}}};")
+        c.append(f"    if (mv_fast_results(o, {m}) < 0)")
+        c.append("        goto done;")
+    if write_back:  # a pointer-receiver method of a value object: its fields as Go left them
+        fields = kinds[0][1]["fields"]
+        c.append(f"    PyObject *wb[{len(fields)}] = {{"
+                 f"{', '.join(c_result_value(fd['type'], 'x0.' + fd['name']) for fd in fields)}}};")
+        c += [f"    if (mv_fast_results(wb, {len(fields)}) < 0) {{", f"        mv_fast_drop(o, {m});" if m else "",
+              "        goto done;", "    }"]
+        for n, fd in enumerate(fields):
+            c += [f"    if (PyObject_SetAttrString(a[0], {c_string(fd['name'])}, wb[{n}]) < 0) {{",
+                  f"        mv_fast_drop(wb, {len(fields)});", f"        mv_fast_drop(o, {m});" if m else "",
+                  "        goto done;", "    }"]
+        c.append(f"    mv_fast_drop(wb, {len(fields)});")
     if keeps:
-        owner = "out" if gopy_value else "self"
-        c += ["    if (out != NULL) {",
-              f"        PyObject *lent[] = {{{', '.join(f'a[{i}]' for i in memory)}}};",
-              f"        if (mv_fast_keep({owner}, keep_key_{k}, lent, {len(memory)}) < 0)",
-              "            Py_CLEAR(out);",
+        owner = f"o[{gopy_values[0]}]" if gopy_value else "self"
+        c += [f"    if ({owner} != Py_None) {{",
+              f"        PyObject *lent[] = {{{', '.join(kept_arg(i, kinds) for i in memory)}}};",
+              f"        if (mv_fast_keep({owner}, keep_key_{k}, lent, {len(memory)}) < 0) {{",
+              f"            mv_fast_drop(o, {m});" if m else "",
+              "            goto done;",
+              "        }",
               "    }"]
+    c.append(f"    out = {'Py_NewRef(Py_None)' if not m else 'o[0]' if m == 1 else f'mv_fast_tuple(o, {m})'};")
     c.append("    goto done;")
     c += ["slow:", "    slow = 1;", "done:"]
+    for i, kd in enumerate(kinds):
+        if kd[0] == "struct":
+            c += [f"    Py_XDECREF(fo{i}_{n});" for n in range(len(kd[1]["fields"]))]
     for i in slices:
         c.append(f"    if (h{i})")
         c.append(f"        PyBuffer_Release(&b{i});")
+        c.append(f"    Py_XDECREF(c{i});")
     for i in arrays:
         c.append(f"    mv_fast_release_array(v{i});")
     c += ["    if (slow)", f"        return {fallback};",
@@ -335,11 +564,20 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
         elif kd[0] == "string":
             gparams.append(f"x{i} *C.char")
             args.append(f"C.GoString(x{i})" if t == "string" else f"{t}(C.GoString(x{i}))")
+        elif kd[0] == "struct":  # the Go value, field by field (through its basic type: fields may be named types)
+            gparams.append(f"x{i} *C.mv_param_{k}_{i}")
+            pre.append(f"\tvar s{i} {t}")
+            for fd in kd[1]["fields"]:
+                ft, src = fd["type"], f"x{i}.{fd['name']}"
+                val = (f"{src} != 0" if ft == "bool" else f"C.GoString({src})" if ft == "string"
+                       else f"{ft}({src})")
+                pre.append(f"\t*(*{ft})(unsafe.Pointer(&s{i}.{fd['name']})) = {val}")
+            args.append(f"s{i}")
         elif kd[0] == "handle":
             if f"func {kd[1]}(" not in helpers:
                 raise Uncovered(f"parameter {p['name']}: no gopy helper {kd[1]} for Go type {p['type']}")
             gparams.append(f"x{i} C.int64_t")
-            args.append(f"{kd[1]}(CGoHandle(x{i}))")
+            args.append(f"mvfastPtr(x{i}, {kd[1]})")
         elif kd[0] == "slice":
             gparams += [f"x{i} unsafe.Pointer", f"n{i} C.int64_t"]
             s = f"mvfastSlice[{GO_ELEM.get(kd[1], kd[1])}](x{i}, n{i})"
@@ -354,28 +592,42 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
                     f"\tdefer mvfastRelease(a{i})"]
             nslice += 1
             args.append(f"a{i}")
-    if values:
-        gparams.append(f"r *C.{c_result_type(values[0]).replace('char *', 'char').strip()}"
-                       if values[0] != "string" else "r **C.char")
+    for j, t in enumerate(values):
+        if t.startswith("[") and not t.startswith("[]"):
+            gparams.append(f"r{j} *unsafe.Pointer")
+        else:
+            gparams.append(f"r{j} *C.{c_result_type(t, k, j).replace('char *', 'char').strip()}"
+                           if t != "string" else f"r{j} **C.char")
     gparams.append("f *C.mv_fast_failure")
     if typ:  # read and checked as gopy's method reads its receiver (gopyrt.Receiver)
         go_type = f"{imports.pkg(pkg['path'])}.{typ}"
         gopy_name = json.dumps(f"*{pkg['name']}.{typ}")  # as gopy names the type in its messages
         target = (f"gopyrt.Receiver[*{go_type}](int64(recv), {gopy_name}, "
                   f"reflect.TypeOf({go_type}{{}})).{name}({', '.join(args)})")
+    elif value_method:  # a value-receiver method of a value object: self is its first parameter
+        target = f"{args[0]}.{value_method}({', '.join(args[1:])})"
     else:
         target = f"{imports.pkg(pkg['path'])}.{name}({', '.join(args)})"
-    outs = (["v"] if values else []) + (["err"] if error else [])
+    outs = [f"v{j}" for j in range(len(values))] + (["err"] if error else [])
     body = [f"//export {shim}", f"func {shim}({', '.join(gparams)}) {{",
             "\tdefer func() {", "\t\tif p := recover(); p != nil {",
             "\t\t\tmvfastFail(f, gopyrt.PanicFailure(p))", "\t\t}", "\t}()", *pre]
     body.append(f"\t{', '.join(outs)} := {target}" if outs else f"\t{target}")
     if error:
         body += ["\tif err != nil {", "\t\tmvfastFail(f, gopyrt.ErrorFailure(err))", "\t\treturn", "\t}"]
-    if values:
-        body.append("\t" + go_result_store(values[0], "v", "r", pkg))
+    for j, t in enumerate(values):
+        body.append("\t" + go_result_store(t, f"v{j}", f"r{j}", pkg, structs.get(j)))
+    if write_back:  # the receiver's fields, back into the C struct the entry read them from
+        for fd in kinds[0][1]["fields"]:
+            ft, v = fd["type"], f"*(*{fd['type']})(unsafe.Pointer(&s0.{fd['name']}))"
+            if ft == "bool":
+                body.append(f"\tx0.{fd['name']} = 0\n\tif {v} {{\n\t\tx0.{fd['name']} = 1\n\t}}")
+            elif ft == "string":
+                body.append(f"\tx0.{fd['name']} = C.CString({v})")
+            else:
+                body.append(f"\tx0.{fd['name']} = C.{C_FIELD[ft]}({v})")
     body += ["}", ""]
-    cls = (f"\"{gopy_result(values[0], pkg)[2]}\", &result_class_{k}" if gopy_value else "NULL, NULL")
+    cls = (f"\"{class_name(values[gopy_values[0]], pkg)}\", &result_class_{k}" if gopy_value else "NULL, NULL")
     row = (f"    {{{q}, {{{c_string(name)}, (PyCFunction)(void (*)(void))entry_{k}, "
            f"METH_FASTCALL | METH_KEYWORDS, NULL}}, {cls}, {f'&gopy_path_{k}' if typ else 'NULL'}, "
            f"{f'&keep_key_{k}' if keeps else 'NULL'}}},")
@@ -387,6 +639,7 @@ C_HEAD = """/* Written by build.py (gopyfast.py): the call entries of the bound 
 #include <string.h>
 
 #include "gopy_fast.h"
+#include "memview_values.h"
 #include "_cgo_export.h"
 
 /* A Go string result: gopy's path reads it as a C string (up to a NUL) and frees it. */
@@ -396,6 +649,76 @@ mv_fast_str_result(char *s)
     PyObject *out = PyUnicode_FromString(s ? s : "");
     free(s);
     return out;
+}
+
+/* mv_fast_fixed: the tuple of the n elements at p of a Go fixed array
+ * (code: a struct module letter of their C type), or bytes for 'y'
+ * ([N]byte, as hashlib's digest() gives); frees p (malloc'd by Go). */
+static PyObject *
+mv_fast_fixed(void *p, Py_ssize_t n, char code)
+{
+    if (p == NULL)
+        return PyErr_NoMemory();
+    PyObject *out = code == 'y' ? PyBytes_FromStringAndSize(p, n) : PyTuple_New(n);
+    for (Py_ssize_t i = 0; code != 'y' && out != NULL && i < n; i++) {
+        PyObject *x = NULL;
+        switch (code) {
+        case 'b': x = PyLong_FromLong(((int8_t *)p)[i]); break;
+        case 'h': x = PyLong_FromLong(((int16_t *)p)[i]); break;
+        case 'i': x = PyLong_FromLong(((int32_t *)p)[i]); break;
+        case 'q': x = PyLong_FromLongLong(((int64_t *)p)[i]); break;
+        case 'B': x = PyLong_FromUnsignedLong(((uint8_t *)p)[i]); break;
+        case 'H': x = PyLong_FromUnsignedLong(((uint16_t *)p)[i]); break;
+        case 'I': x = PyLong_FromUnsignedLong(((uint32_t *)p)[i]); break;
+        case 'Q': x = PyLong_FromUnsignedLongLong(((uint64_t *)p)[i]); break;
+        case 'f': x = PyFloat_FromDouble(((float *)p)[i]); break;
+        case 'd': x = PyFloat_FromDouble(((double *)p)[i]); break;
+        default: x = PyBool_FromLong(((uint8_t *)p)[i]); break;
+        }
+        if (x == NULL)
+            Py_CLEAR(out);
+        else
+            PyTuple_SetItem(out, i, x);
+    }
+    free(p);
+    return out;
+}
+
+/* mv_fast_drop drops the results o[0..n) converted so far (NULL for none). */
+static void
+mv_fast_drop(PyObject **o, int n)
+{
+    for (int i = 0; i < n; i++)
+        Py_CLEAR(o[i]);
+}
+
+/* mv_fast_results: 0 when every result o[0..n) was converted, else -1 with
+ * the exception set and every one dropped. */
+static int
+mv_fast_results(PyObject **o, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (o[i] == NULL) {
+            mv_fast_drop(o, n);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* mv_fast_tuple: the tuple of the results o[0..n) of a Go function with
+ * several, which it takes (NULL, and every one dropped, when it cannot). */
+static PyObject *
+mv_fast_tuple(PyObject **o, int n)
+{
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) {
+        mv_fast_drop(o, n);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        PyTuple_SetItem(t, i, o[i]);
+    return t;
 }
 
 """
@@ -408,23 +731,48 @@ package main
 /*
 #cgo CFLAGS: -I{include}
 #include "gopy_fast.h"
+#include "memview_values.h"
 */
 import "C"
 
 import (
 {std}\t"unsafe"
 
+\t"github.com/go-python/gopy/gopyh"
 \t"github.com/memview/memview/memview"
 \t"{gopyrt}"
 {imports})
 
 // mvfastSlice is the []T over n elements at p the C entry took from a
-// buffer, for the call (an empty, non-nil slice for none, as on gopy's path).
+// buffer, for the call (an empty, non-nil slice for none, as on gopy's path;
+// nil for None, n < 0).
 func mvfastSlice[T any](p unsafe.Pointer, n C.int64_t) []T {{
+\tif n < 0 {{
+\t\treturn nil
+\t}}
 \tif n == 0 {{
 \t\treturn []T{{}}
 \t}}
 \treturn unsafe.Slice((*T)(p), int(n))
+}}
+
+// mvfastPtr is the Go pointer of gopy's handle h, read back by gopy's own
+// helper get (which checks its type), or nil for None (h 0: gopy's handles
+// start at 1).
+func mvfastPtr[T any](h C.int64_t, get func(CGoHandle) T) T {{
+\tif h == 0 {{
+\t\tvar nilPtr T
+\t\treturn nilPtr
+\t}}
+\treturn get(CGoHandle(h))
+}}
+
+// mvfastHandle is gopy's handle h of a []T result with one reference (gopy
+// registers it with none), which the C entry drops once it made the memview
+// array of it.
+func mvfastHandle(h CGoHandle) CGoHandle {{
+\tgopyh.IncRef(gopyh.CGoHandle(h))
+\treturn h
 }}
 
 // mvfastRelease releases the *memview.Array a call was lent: Go keeps the
@@ -462,25 +810,49 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     imports = Imports()
     helpers = (gen / "pyext.go").read_text() if (gen / "pyext.go").exists() else ""
     cs, gos, rows = [], [], []
-    fast, methods, gopy = {}, {}, {}
+    fast, methods, gopy, own, readonly, value_types, gil, value_methods = {}, {}, {}, {}, {}, {}, {}, {}
+    typedefs = ["/* Written by build.py (gopyfast.py): the C structs of struct results. */",
+                "#ifndef MEMVIEW_VALUES_H", "#define MEMVIEW_VALUES_H", "#include <stdint.h>", ""]
     k = 0
 
-    def add(pkg: dict, fn: dict, typ: str | None, into: dict) -> None:
+    def add(pkg: dict, fn: dict, typ: str | None, into: dict, value_method: str | None = None,
+            write_back: bool = False) -> None:
         """fn's entry, if the entries cover it: into[name] is then the gopy
         class of its Go value result (or None)."""
         nonlocal k
         qual = f"{pkg['name']}.{typ}.{fn['name']}" if typ else f"{pkg['name']}.{fn['name']}"
         try:
-            c, g, row = entry(pkg, fn, k, imports, helpers, typ)
+            c, g, row = entry(pkg, fn, k, imports, helpers, typ, value_method, write_back)
         except Uncovered as e:
-            gopy[qual] = str(e)
+            if not value_method:  # (a method a value object lacks keeps gopy's object)
+                gopy[qual] = str(e)
             return
         cs.append(c)
         gos.append(g)
+        specs = fn.get("values") or [None] * len(fn["results"])
+        for j, sp in enumerate(s for s, t in zip(specs, fn["results"]) if t != "error"):
+            if sp and sp["kind"] == "struct" and all(f["type"] in C_FIELD for f in sp["fields"]):
+                typedefs.append(c_value_typedef(f"mv_value_{k}_{j}", sp))
+        for i, kd in enumerate(map(param, fn["params"])):
+            if kd[0] == "struct":
+                typedefs.append(c_value_typedef(f"mv_param_{k}_{i}", kd[1]))
         rows.append(row)
         k += 1
-        res = [gopy_result(t, pkg) for t in fn["results"] if t != "error"]
-        into[fn["name"]] = res[0][2] if res and res[0] else None
+        specs = fn.get("values") or [None] * len(fn["results"])
+        kinds = [result(t, pkg, helpers, sp) for t, sp in zip(fn["results"], specs) if t != "error"]
+        named = [class_name(t, pkg) for t in kinds if t.startswith("struct:") or gopy_result(t, pkg)]
+        into[fn["name"]] = named[0] if named else None
+        for sp in specs:
+            if sp and sp["kind"] == "struct" and all(f["type"] in C_FIELD for f in sp["fields"]):
+                value_types.setdefault(pkg["name"], {})[sp["name"]] = [f["name"] for f in sp["fields"]]
+        cname = f"{pkg['name']}_{typ}_{fn['name']}" if typ else f"{pkg['name']}_{fn['name']}"
+        if f"func {cname}({'_handle CGoHandle' if typ else ''}" not in helpers:
+            own[qual] = {p["name"]: own_kind(p) for p in fn["params"]}
+        kinds_ = [param(p) for p in fn["params"]]
+        gil[qual] = keeps_gil(fn, kinds_, typ) or None
+        ro = {p["name"]: list(read_only(p, qual)) for p, kd in zip(fn["params"], kinds_) if kd[0] == "slice"}
+        if ro:
+            readonly[qual] = ro
 
     for pkg in signatures:
         fast[pkg["name"]], methods[pkg["name"]] = {}, {}
@@ -492,6 +864,19 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
                 add(pkg, fn, typ, covered)
             if covered:
                 methods[pkg["name"]][typ] = covered
+            spec = (pkg.get("structs") or {}).get(typ)
+            if spec is None or not all(f["type"] in C_FIELD for f in spec["fields"]):
+                continue
+            for fn in fns:  # methods of the value objects: "pkg.Type@Method", self by value
+                self_param = {"name": "self", "type": f"{pkg['path']}.{typ}", "handle": True, "func": False,
+                              "value": spec}
+                vfn = {**fn, "name": f"{typ}@{fn['name']}", "params": [self_param, *fn["params"]]}
+                got = {}
+                # a pointer receiver's method writes the fields back into the value object
+                add(pkg, vfn, None, got, value_method=fn["name"], write_back=not fn.get("value_recv"))
+                if got:
+                    value_methods.setdefault(pkg["name"], {}).setdefault(typ, {})[fn["name"]] = \
+                        [f"{pkg['name']}.{typ}@{fn['name']}", got[vfn["name"]]]
     # methods gopy binds that gopysig does not report: those of interfaces
     covered = covered_c_names(methods)
     for m in GOPY_METHOD.finditer(helpers):
@@ -502,12 +887,19 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     for qual, why in sorted(gopy.items()):
         log(f"gopy's call path: {qual} ({why})")
     table = ["const mv_fast_def mv_fast_defs[] = {", *rows, "    {NULL},", "};", ""]
+    (gen / "memview_values.h").write_text("\n".join([*typedefs, "#endif", ""]))
     (gen / "memview_fast.c").write_text(C_HEAD + "\n".join(cs) + "\n".join(table))
     imp = "".join(f'\t{alias} "{path}"\n' for path, alias in imports.alias.items())
     std = '\t"reflect"\n' if any(methods.values()) else ""
     (gen / "memview_fast.go").write_text(GO_HEAD.format(include=include, gopyrt=GOPYRT, imports=imp, std=std) +
                                          "\n".join(gos))
-    return {"fast": fast, "methods": methods, "gopy": gopy}
+    for qual, ps in sorted(readonly.items()):
+        for name, (outcome, why) in ps.items():
+            log(f"read-only analysis: {qual} {name}: {outcome}" + (f" ({why})" if why else ""))
+    kept = sorted(q for q, why in gil.items() if why is None)
+    log(f"the GIL is kept for small buffers by {len(kept)} entries: {', '.join(kept)}")
+    return {"fast": fast, "methods": methods, "gopy": gopy, "own": own, "readonly": readonly,
+            "values": value_types, "gil": gil, "value_methods": value_methods}
 
 
 def module_text(report: dict) -> str:
@@ -520,4 +912,16 @@ def module_text(report: dict) -> str:
             'path, with the reason (GOPY); written by build.py (gopyfast.py)."""\n\n'
             f"FAST = {pprint.pformat(report['fast'], width=100)}\n\n"
             f"METHODS = {pprint.pformat(report['methods'], width=100)}\n\n"
-            f"GOPY = {pprint.pformat(report['gopy'], width=100)}\n")
+            f"GOPY = {pprint.pformat(report['gopy'], width=100)}\n\n"
+            "# Those gopy binds no path of (several results, ...): {name: {parameter: Go type}}\n"
+            f"OWN = {pprint.pformat(report['own'], width=100)}\n\n"
+            "# The read-only analysis of each []T parameter: {name: {parameter: [outcome, why]}}, outcome\n"
+            "# \"proven\" (a read-only buffer is taken as it is), \"store\" (refused) or \"inconclusive\" (copied)\n"
+            f"READONLY = {pprint.pformat(report['readonly'], width=100)}\n\n"
+            "# The structs of plain fields results are value objects of: {package: {struct: [fields]}}\n"
+            f"VALUES = {pprint.pformat(report['values'], width=100)}\n\n"
+            "# The GIL rule (gopyfast.keeps_gil): None where a call keeps the GIL while its buffers\n"
+            "# total under 2 KiB, else why every call releases it\n"
+            f"GIL = {pprint.pformat(report['gil'], width=100)}\n\n"
+            "# Value-receiver methods of the value objects: {package: {struct: {method: entry name}}}\n"
+            f"VALUE_METHODS = {pprint.pformat(report['value_methods'], width=100)}\n")

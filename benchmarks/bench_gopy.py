@@ -54,7 +54,8 @@ def report(name, t, anchor_name, t_anchor, target=None, smaller_is_better=True):
 def run():
     results = []
     n = 1_000_000
-    r = sigproc.Ramp(n)  # a Go []float64 as gopy hands it to Python
+    ramp = getattr(sigproc.Ramp, "__self__", sigproc.Ramp)  # gopy's path: its own object
+    r = ramp(n)  # a Go []float64 as gopy hands it to Python
 
     # Go slice to NumPy: memview's zero-copy view against gopy's element-by-element read.
     t_view = pair(lambda: np.asarray(mv.asarray(r)), lambda: None, 2000)[0]

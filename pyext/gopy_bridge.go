@@ -208,15 +208,17 @@ var sliceLenders = map[string]struct {
 	"complex128": {memview.Complex128, lendSlice[complex128]},
 }
 
-// lendSliceOf checks that a can be a Go []name and registers that slice.
+// lendSliceOf checks that a can be a Go []name and registers that slice. A
+// []byte takes any C-contiguous array as its bytes, as hashlib does.
 func lendSliceOf(a *memview.Array, name string) (gopyh.CGoHandle, error) {
 	l, ok := sliceLenders[name]
+	bytes := name == "byte" || name == "uint8"
 	switch {
 	case !ok:
 		return 0, fmt.Errorf("memview: no Go []%s can view memory: %w", name, memview.ErrType)
 	case !a.Device().HostAccessible():
 		return 0, fmt.Errorf("memview: a Go []%s cannot view memory on %s: %w", name, a.Device(), memview.ErrInvalid)
-	case !a.DType().SameLayout(l.dt): // float64 however spelled ("d", "1d", "<d")
+	case !bytes && !a.DType().SameLayout(l.dt): // float64 however spelled ("d", "1d", "<d")
 		return 0, fmt.Errorf("memview: Go takes a []%s here, which needs an array of %s, not %s: %w",
 			name, l.dt, a.DType(), memview.ErrType)
 	case !a.CContiguous():
@@ -226,6 +228,9 @@ func lendSliceOf(a *memview.Array, name string) (gopyh.CGoHandle, error) {
 	case a.ReadOnly():
 		return 0, fmt.Errorf("memview: Go takes a []%s here, which Go may write, and the array is read-only: %w",
 			name, memview.ErrReadOnly)
+	}
+	if bytes {
+		return l.lend(a.Pointer(), a.NBytes(), name), nil
 	}
 	return l.lend(a.Pointer(), a.Size(), name), nil
 }

@@ -117,11 +117,15 @@ format_in(const char *f, const char *formats)
 }
 
 /* mv_fast_slice takes o's buffer into view for a []T whose elements are
- * itemsize bytes of one of formats: returns 1 (the caller releases view after
- * the call), or 0 (nothing held, no exception set) where the entry leaves o
- * to the gopy path — no buffer, read-only, not C-contiguous, of another
- * format, a ctypes object, or a memview array off the host's ordinary memory
- * (which waits for the device first). */
+ * itemsize bytes of one of formats (any format, as bytes, with
+ * MV_FAST_ANY_FORMAT): returns 1 (the caller releases view after the call,
+ * and frees *copy), or 0 (nothing held, no exception set) where the entry
+ * leaves o to the gopy path — no buffer, not C-contiguous, of another format,
+ * a ctypes object, a memview array off the host's ordinary memory (which waits
+ * for the device first), or read-only where flags allow neither taking it
+ * (MV_FAST_RO_TAKE) nor a copy (MV_FAST_RO_COPY). *copy is the copy of a
+ * read-only buffer made for the call, a new bytearray (the entry keeps it,
+ * not o, where Go may keep the memory), else NULL. */
 /* plain_type: o's type is made by `type` itself. ctypes' types have
  * metaclasses of their own, and their objects are left to the gopy path, which
  * reads their items from the ctypes type (python/memview/_cdata.py), not from
@@ -133,8 +137,9 @@ plain_type(PyObject *o)
 }
 
 int
-mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, Py_buffer *view)
+mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, int flags, Py_buffer *view, PyObject **copy)
 {
+    *copy = NULL;
     if (mv_is_array(o) && ((MVArray *)o)->device_kind != MV_DEV_CPU)
         return 0;
     if (!PyObject_CheckBuffer(o) || !plain_type(o))
@@ -143,10 +148,21 @@ mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, Py_buffer *
         PyErr_Clear();
         return 0;
     }
-    if (view->readonly || view->itemsize != itemsize || !format_in(view->format ? view->format : "B", formats) ||
+    int any = (flags & MV_FAST_ANY_FORMAT) != 0;
+    if (view->ndim == 0 || /* a NumPy scalar, say: no []T (gopy's path says why) */
+        (view->readonly && !(flags & (MV_FAST_RO_TAKE | MV_FAST_RO_COPY))) ||
+        (!any && (view->itemsize != itemsize || !format_in(view->format ? view->format : "B", formats))) ||
         !PyBuffer_IsContiguous(view, 'C')) {
         PyBuffer_Release(view);
         return 0;
+    }
+    if (view->readonly && !(flags & MV_FAST_RO_TAKE)) {
+        /* Go may store into it, as far as the analysis can tell: a copy for the call */
+        if ((*copy = PyByteArray_FromStringAndSize(view->buf, view->len)) == NULL) {
+            PyErr_Clear();
+            PyBuffer_Release(view);
+            return 0;
+        }
     }
     return 1;
 }
@@ -261,6 +277,59 @@ mv_fast_gopy_result(PyObject *cls, int64_t handle)
     Py_XDECREF(none);
     Py_XDECREF(kw);
     Py_XDECREF(h);
+    return out;
+}
+
+/* mv_fast_slice_result is the memview array of a []T result a shim
+ * registered under handle (gopy's handleFromPtr_Slice_E, with one reference,
+ * which this drops): over the Go slice's memory, which it keeps alive (nil is
+ * a zero-length array). Where that memory lies within the memory of one of
+ * the call's []T arguments in[0..n) (Go's dst[:n]), the array is a view of
+ * it: it holds an export of that object (a memoryview, so that a bytearray
+ * cannot be resized under it) as its base, and is read-only where the
+ * argument was. */
+static void
+drop_meta(mv_meta *m)
+{
+    mv_go_release((uintptr_t)m->handle, NULL);
+    free(m->long_format);
+    free(m->long_dtype);
+}
+
+PyObject *
+mv_fast_slice_result(int64_t handle, const mv_fast_input *in, int n)
+{
+    mv_meta m;
+    mv_err e;
+    PyObject *base = NULL, *out = NULL;
+    if (mv_go_from_gopy(handle, -1, &m, &e) != 0) {
+        mv_raise(&e);
+        goto done;
+    }
+    Py_ssize_t len = (Py_ssize_t)m.len;
+    for (int i = 0; i < n && len > 0; i++) {
+        if (in[i].buf != NULL && m.buf >= in[i].buf && m.buf + len <= in[i].buf + in[i].len) {
+            if ((base = PyMemoryView_FromObject(in[i].obj)) == NULL) {
+                drop_meta(&m);
+                goto done;
+            }
+            if (in[i].readonly) { /* Go's array, read-only as the argument was */
+                drop_meta(&m);
+                if (mv_go_from_gopy(handle, 0, &m, &e) != 0) {
+                    mv_raise(&e);
+                    goto done;
+                }
+            }
+            break;
+        }
+    }
+    out = mv_new_array(&m, base);
+done:
+    Py_XDECREF(base);
+    if (mv_go_unlend(handle, &e) != 0) {
+        Py_CLEAR(out);
+        mv_raise(&e);
+    }
     return out;
 }
 

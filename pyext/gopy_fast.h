@@ -73,13 +73,41 @@ int mv_fast_bind(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, con
 PyObject *mv_fast_fallback(PyObject *fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *mv_fast_method_fallback(PyObject *fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                   PyObject *kwnames);
-int mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, Py_buffer *view);
+/* How mv_fast_slice takes a buffer for a []T parameter (gopysig's read-only
+ * analysis decides, per parameter, which of the RO_ flags the entry passes):
+ * ANY_FORMAT, for a []byte: any C-contiguous buffer, as its bytes (as hashlib
+ * takes them); RO_TAKE: Go provably only reads it, and a read-only buffer is
+ * taken as it is; RO_COPY: the analysis could not tell, and a read-only
+ * buffer is copied for the call. With neither, a read-only buffer is left to
+ * the gopy path, which refuses it (Go stores into it). */
+/* The GIL rule (gopyfast.keeps_gil): an entry of a function proven unable to
+ * block keeps the GIL for a call whose buffers total under this many bytes
+ * (CPython's hashlib releases it from HASHLIB_GIL_MINSIZE, 2048, on). */
+#define MV_FAST_GIL_BYTES 2048
+
+#define MV_FAST_ANY_FORMAT 1
+#define MV_FAST_RO_TAKE 2
+#define MV_FAST_RO_COPY 4
+
+int mv_fast_slice(PyObject *o, const char *formats, Py_ssize_t itemsize, int flags, Py_buffer *view, PyObject **copy);
 int mv_fast_array(PyObject *o, mv_fast_lent **lent);
 int mv_fast_handle(PyObject *o, int64_t *h);
 void mv_fast_release_array(mv_fast_lent *lent);
 void mv_fast_give_back(void *lent);
 PyObject *mv_fast_raise(mv_fast_failure *f);
 PyObject *mv_fast_gopy_result(PyObject *cls, int64_t handle);
+
+/* A []T argument of a call, for mv_fast_slice_result: the object whose memory
+ * Go was lent (the argument, or the copy made of it), that memory (buf NULL
+ * for none: None, or a gopy object) and whether it was read-only. */
+typedef struct {
+    PyObject *obj;
+    const char *buf;
+    Py_ssize_t len;
+    int readonly;
+} mv_fast_input;
+
+PyObject *mv_fast_slice_result(int64_t handle, const mv_fast_input *in, int n);
 int mv_fast_keep(PyObject *owner, PyObject *key, PyObject *const *lent, int n);
 
 int mv_go_int_arg(PyObject *o, int bits, int is_signed, const char *func, const char *arg, void *out);

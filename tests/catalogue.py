@@ -60,7 +60,8 @@ def _go_namespace() -> dict:
     if "sigproc" in ns:
         ns["sig"] = ns["sigproc"].NewSignal(5)                # a Go exporter of float64 samples
     if "gopkg" in ns:
-        ns["gs"] = ns["gopkg"].Float64s(4)                    # a Go []float64, as gopy hands it over
+        make = ns["gopkg"].Float64s
+        ns["gs"] = getattr(make, "__self__", make)(4)         # a Go []float64, as gopy's path hands it over
     return ns
 
 

@@ -96,9 +96,21 @@ def test_gopy_objects_still_pass_as_they_are():
     s = go.Slice_float64([1.0, 2.0, 3.0])  # gopy's own slice, built element by element
     assert gopkg.Len(s) == 3 and gopkg.Dot(s, s) == 14.0
     with pytest.raises(TypeError, match=r"a Go \[\]float64 is needed, not a gopy Slice_int64"):
-        gopkg.Len(gopkg.Int64s(3))  # gopy would have crashed on the wrong type
+        gopkg.Len(go.Slice_int64([1, 2, 3]))  # gopy would have crashed on the wrong type
 
 
 def test_go_packages():
     pkgs = mv.go_packages()
-    assert pkgs["gopkg"] == "github.com/memview/memview/tests/gopkg"
+    g = pkgs["gopkg"]
+    assert g["path"] == "github.com/memview/memview/tests/gopkg"
+    assert g["functions"] == g["bound"] + len(g["left_out"]) and g["fast"] <= g["bound"]
+    assert "CountBoxes" not in g["left_out"]  # variadic: gopy's path
+    assert "SumOf" in g["left_out"] and "generic" in g["left_out"]["SumOf"]
+    import json
+    import pathlib
+
+    import gopkg
+    on_disk = json.loads((pathlib.Path(mv.__file__).parent.parent / "gopkg" / "_memview_bindings.json").read_text())
+    assert on_disk == g
+    import memview._ext.gopkg as ext
+    assert ext is gopkg  # one module, bound alike however it is imported

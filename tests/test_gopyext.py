@@ -193,3 +193,42 @@ def test_c_string_quotes_any_go_name():
         assert lit[0] == lit[-1] == '"' and _re.fullmatch(r'"([A-Za-z0-9_.]|\\[0-7]{3})*"', lit), lit
         raw = _re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m.group(1), 8)]), lit[1:-1].encode())
         assert raw.decode() == name
+
+
+def test_local_versions_name_the_major_version():
+    v = "0.0-00010101000000-000000000000"
+    assert gopyext.local_version("example.com/m") == f"v0.{v}"
+    assert gopyext.local_version("github.com/a/b/v2") == f"v2.{v}"
+    assert gopyext.local_version("github.com/a/b/v4") == f"v4.{v}"
+    assert gopyext.local_version("gopkg.in/yaml.v3") == f"v3.{v}"
+    assert gopyext.local_version("gopkg.in/check.v1") == f"v1.{v}"
+    assert gopyext.local_version("example.com/v1") == f"v0.{v}"  # /v1 is no major-version suffix
+    assert gopyext.local_version("example.com/m/v1x") == f"v0.{v}"
+
+
+@needs_go
+def test_build_module_of_a_major_version(tmp_path):
+    p = gopyext.resolve(ROOT / "tests" / "gopkgs" / "vmod" / "moments", ENV)
+    assert (p.import_path, p.module_path) == ("example.com/mvtest/vmod/v2/moments", "example.com/mvtest/vmod/v2")
+    gopyext.write_build_module(tmp_path, ROOT, [p], ENV)
+    assert "require example.com/mvtest/vmod/v2 v2.0.0-00010101000000-000000000000\n" in (tmp_path / "go.mod").read_text()
+
+
+def test_import_names_given_with_the_directory():
+    assert gopyext.split_name("/x/y=stats2") == ("/x/y", "stats2")
+    assert gopyext.split_name("/x/y") == ("/x/y", "")
+    assert gopyext.split_name("/x/y=2bad") == ("/x/y=2bad", "")  # not an identifier: a directory name
+
+    def pkg(goname, import_name=""):
+        return gopyext.GoPackage(dir=pathlib.Path(goname), import_path=f"example.com/{goname}",
+                                 module_path="example.com", module_dir=pathlib.Path("."), name=goname,
+                                 import_name=import_name)
+    with pytest.raises(gopyext.BuildError, match=r"'stat' cannot be .*--with stat=NAME"):
+        gopyext.check_names([pkg("stat")])
+    ps = [pkg("stat", "gostat"), pkg("snappy", "gosnappy")]
+    gopyext.check_names(ps)
+    assert [p.import_name for p in ps] == ["gostat", "gosnappy"]
+    with pytest.raises(gopyext.BuildError, match="import name 'gostat' is also that of"):
+        gopyext.check_names([pkg("stat", "gostat"), pkg("other", "gostat")])
+    with pytest.raises(gopyext.BuildError, match="gopy binds each package under its Go name"):
+        gopyext.check_names([pkg("stat", "a"), pkg("stat", "b")])

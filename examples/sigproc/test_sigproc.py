@@ -3,6 +3,7 @@
 copy, it works in place on NumPy's memory, and it lends and keeps memory by the
 lifetime rules of docs/go/index.md (Lifetimes)."""
 import gc
+import os
 import weakref
 
 import numpy as np
@@ -75,8 +76,11 @@ def test_refused_without_copy():
         sigproc.Sum(np.arange(10.0)[::2])
     ro = np.arange(3.0)
     ro.flags.writeable = False
-    with pytest.raises(ValueError, match="read-only"):
-        sigproc.Sum(ro)  # Go may write a []float64
+    if os.environ.get("MEMVIEW_GOPY_PATH") == "1":  # gopy's path alone: Go may write a []float64
+        with pytest.raises(ValueError, match="read-only"):
+            sigproc.Sum(ro)
+    else:
+        assert sigproc.Sum(ro) == 3.0  # the build proved that Go only reads it: no copy
     with pytest.raises(ValueError, match="read-only"):
         sigproc.Scale(ro, 2.0)  # Go's View refuses the write
     assert ro.tolist() == [0.0, 1.0, 2.0]

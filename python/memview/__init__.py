@@ -306,7 +306,8 @@ def from_go(obj, *, writable=None) -> Array:
     """An array over the memory of a Go value, without a copy: obj is what gopy
     hands Python for a Go slice of numbers or bools, a *memview.Array, or a Go
     value implementing memview.Exporter, from a Go package built together with
-    memview (build.py --with).
+    memview (build.py --with), or the memview array a bound function returns
+    for a Go slice (a view of it).
 
     A slice's backing array stays pinned, and valid, while the array or any
     view or export of it lives, whatever happens to obj and to Go's own
@@ -314,6 +315,8 @@ def from_go(obj, *, writable=None) -> Array:
     its buffer exports are all gone. writable=None takes the Go side's own
     read-only flag, False gives a read-only array, True requires writable
     memory (BufferError otherwise)."""
+    if isinstance(obj, Array):
+        return from_buffer(obj, writable=writable)
     if not isinstance(obj, _gobind.GoClass):
         raise TypeError(f"memview.from_go: a Go value bound by gopy is required, not {type(obj).__name__!r}")
     return _gobind.from_go(obj, _writable_flag(writable, "memview.from_go"))
@@ -374,8 +377,11 @@ def asarray(obj) -> Array:
 
 
 def go_packages() -> dict:
-    """{Go package name: import path} of the Go packages built into this extension
-    together with memview (build.py --with DIR); each imports by its name."""
+    """The Go packages built into this extension together with memview
+    (build.py --with DIR[=NAME]), by import name: {"path": import path,
+    "bound": the exported functions and methods bound, "fast": those on the
+    generated fast path, "functions": how many there are, "left_out": {name:
+    reason}}, as NAME/_memview_bindings.json has it."""
     return _gobind.packages()
 
 
@@ -412,3 +418,5 @@ if "distributed" in _sys.modules:
 _warning = _core.pool_info()[1]
 if _warning:
     _warnings.warn(_warning, RuntimeWarning, stacklevel=2)
+
+_gobind.check_clashes()  # a bound Go package's import name another distribution provides

@@ -12,12 +12,14 @@ zero-copy array over the memory of a Go value gopy hands Python.
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import inspect
 import os
 import sys
 
 from . import _cdata, _core
-from ._ext import _bindings, _fast
+from ._ext import _bindings, _coverage, _fast
 from ._ext import go as _go
 
 GoClass = _go.GoClass
@@ -208,6 +210,86 @@ def bind(mod, spec: dict, pkg: str) -> None:
                 setattr(cls, name, _wrap(fn, b, f"{pkg}.{typ}.{name}", 1))
 
 
+def own_path(qualname: str, params: dict, first: int):
+    """The stand-in gopy's path of an entry gopy binds no path of (a Go
+    function with several results, ...): it gets the calls the entry does not
+    take as they are, and raises the TypeError (or ValueError, BufferError)
+    gopy's path would for them. params: {name: gopyfast.own_kind}; first is 1
+    for a method (self comes first)."""
+    sig = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in params])
+
+    def path(*args, **kwargs):
+        try:
+            bound = sig.bind(*args[first:], **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{qualname}(): {e}") from None
+        for name, x in bound.arguments.items():
+            kind = params[name]
+            if kind.startswith("handle:"):
+                if x is not None:
+                    _by_handle(x, kind.removeprefix("handle:"), qualname, name)
+            elif kind != "value" and x is not None:
+                lent = []
+                try:
+                    _lend(x, kind, lent)
+                except (TypeError, ValueError, BufferError) as e:
+                    why = str(e).removeprefix("memview: ")
+                    raise type(e)(f"{qualname}() argument {name!r}: {why}") from None
+                finally:
+                    for h in lent:
+                        _core.unlend(h)
+                if kind != "array":
+                    raise TypeError(f"{qualname}() argument {name!r}: a Go []{kind} is taken from a "
+                                    "C-contiguous host buffer of its format (copy it with numpy.ascontiguousarray)")
+        raise TypeError(f"{qualname}(): the arguments cannot be taken as Go's "
+                        f"({', '.join(type(x).__name__ for x in bound.arguments.values())})")
+
+    path.__name__ = qualname.rsplit(".", 1)[1]
+    path.__qualname__ = qualname.split(".", 1)[1]
+    path.__signature__ = sig
+    return path
+
+
+_VALUE_CLASSES: dict = {}
+
+
+def value_class(pkg: str, name: str) -> type:
+    """The Python class of the values of Go struct pkg.name, a struct of plain
+    fields that a generated entry returns by value (_fast.VALUES): like a
+    dataclass(eq=True) of its fields, with the repr pkg.Name(X=1.0, Y=2.0). It
+    keeps no Go value and no input alive."""
+    key = (pkg, name)
+    if key not in _VALUE_CLASSES:
+        fields = _fast.VALUES[pkg][name]
+
+        where = import_name(pkg)
+
+        def __repr__(self):
+            return f"{where}.{name}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in fields) + ")"
+
+        cls = dataclasses.make_dataclass(name, fields, eq=True, repr=False,
+                                         namespace={"__repr__": __repr__, "__doc__": f"Go struct {pkg}.{name}, "
+                                                    "returned by value: its fields"})
+        cls.__module__ = where
+        _VALUE_CLASSES[key] = cls
+        # its value-receiver methods: entries that take self by value (gopyfast.py)
+        for method, (qual, result) in getattr(_fast, "VALUE_METHODS", {}).get(pkg, {}).get(name, {}).items():
+            if result and not result.startswith("value:"):
+                continue  # a method returning a gopy object: not on the value object
+            rc = value_class(pkg, result.removeprefix("value:")) if result else None
+            entry = _core.go_fast(qual, own_path(qual, _fast.OWN[qual], 0), rc)
+            if entry is None:
+                continue
+
+            def call(self, *args, _entry=entry, **kwargs):
+                return _entry(self, *args, **kwargs)
+
+            call.__name__ = call.__qualname__ = method
+            call.__doc__ = entry.__doc__
+            setattr(cls, method, call)
+    return _VALUE_CLASSES[key]
+
+
 # The gopy path of each method whose class now has its generated entry, by
 # Python name ("pkg.Type.Method"): what the entry hands the calls it does not
 # take (a function's entry has it as its __self__).
@@ -220,16 +302,23 @@ def fast(mod, pkg: str) -> None:
     made with the function or method as it was (gopy's path, wrapped by bind)
     as the path it hands what it does not take as it is: a function's entry
     has it as its __self__; a method's is a method descriptor set on the
-    class. MEMVIEW_GOPY_PATH=1 keeps gopy's path alone (the differential
-    tests compare the two)."""
-    if os.environ.get("MEMVIEW_GOPY_PATH") == "1":
-        return
+    class. MEMVIEW_GOPY_PATH=1 keeps gopy's path alone where there is one
+    (the differential tests compare the two); the entries of what gopy binds
+    no path of are installed whatever it says."""
+    only_own = os.environ.get("MEMVIEW_GOPY_PATH") == "1"
 
     def result_class(result):
+        if result and result.startswith("value:"):
+            return value_class(pkg, result.removeprefix("value:"))
         return (getattr(mod, result, None) or getattr(_go, result, None)) if result else None
 
+    own = getattr(_fast, "OWN", {})
     for name, result in _fast.FAST.get(pkg, {}).items():
         fn, cls = getattr(mod, name, None), result_class(result)
+        if fn is None and f"{pkg}.{name}" in own:
+            fn = own_path(f"{pkg}.{name}", own[f"{pkg}.{name}"], 0)
+        elif only_own:
+            continue
         if not callable(fn) or (result and cls is None):
             continue  # gopy's path alone
         entry = _core.go_fast(f"{pkg}.{name}", fn, cls)
@@ -241,6 +330,10 @@ def fast(mod, pkg: str) -> None:
             continue
         for name, result in methods.items():
             fn, cls = owner.__dict__.get(name), result_class(result)
+            if fn is None and f"{pkg}.{typ}.{name}" in own:
+                fn = own_path(f"{pkg}.{typ}.{name}", own[f"{pkg}.{typ}.{name}"], 1)
+            elif only_own:
+                continue
             if not callable(fn) or (result and cls is None):
                 continue
             entry = _core.go_fast_method(f"{pkg}.{typ}.{name}", fn, cls)
@@ -249,18 +342,62 @@ def fast(mod, pkg: str) -> None:
                 GOPY_METHODS[f"{pkg}.{typ}.{name}"] = fn
 
 
-def install(name: str, pkg: str) -> None:
-    """Make the gopy module of Go package pkg the module name (the top-level
-    package build.py writes for it), with its memory-taking functions wrapped
-    and its functions with a generated call entry calling it."""
-    mod = importlib.import_module(f"{__package__}._ext.{pkg}")
+def bind_module(modname: str, pkg: str) -> None:
+    """Bind gopy's module of Go package pkg (modname, memview._ext.pkg) as
+    memview binds it: its memory-taking functions wrapped, its functions with
+    a generated call entry calling it. Its last lines call this (gopyext.py),
+    so that memview._ext.pkg and the top-level package are one module, bound
+    alike, however it is first imported."""
+    mod = sys.modules[modname]
     if not getattr(mod, "_memview_bound", False):
         bind(mod, _bindings.PACKAGES[pkg], pkg)
         fast(mod, pkg)
         mod._memview_bound = True
+
+
+def install(name: str, pkg: str) -> None:
+    """Make the gopy module of Go package pkg the module name (the top-level
+    package build.py writes for it), bound (bind_module)."""
+    mod = importlib.import_module(f"{__package__}._ext.{pkg}")
+    bind_module(mod.__name__, pkg)
     sys.modules[name] = mod
 
 
+def import_name(pkg: str) -> str:
+    """The Python import name of Go package pkg (--with DIR=NAME, else pkg)."""
+    return _bindings.PACKAGES[pkg].get("import_name", pkg)
+
+
 def packages() -> dict:
-    """{Go package name: import path} of the Go packages built into this extension."""
-    return {name: spec["path"] for name, spec in _bindings.PACKAGES.items()}
+    """{import name: {"path", "bound", "fast", "functions", "left_out"}} of the
+    Go packages built into this extension: the import path, how many of its
+    exported functions and methods are bound, how many of those on the
+    generated fast path, how many there are, and each left out with the
+    reason (the same as NAME/_memview_bindings.json)."""
+    out = {}
+    for pkg in _bindings.PACKAGES:
+        r = _coverage.PACKAGES.get(pkg, {})
+        out[import_name(pkg)] = {"path": _bindings.PACKAGES[pkg]["path"], "bound": r.get("bound", 0),
+                                 "fast": r.get("fast", 0), "functions": r.get("functions", 0),
+                                 "left_out": dict(r.get("left_out", {}))}
+    return out
+
+
+def check_clashes() -> None:
+    """Warn of each bound package's import name that another module found
+    first on sys.path provides (python-snappy's snappy for a Go snappy): the
+    two overwrite each other's files."""
+    import importlib.util
+    import warnings
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for pkg in _bindings.PACKAGES:
+        name = import_name(pkg)
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        origin = getattr(spec, "origin", None) or ""
+        if spec is not None and origin and os.path.dirname(os.path.dirname(os.path.abspath(origin))) != here:
+            warnings.warn(f"memview: the Go package {_bindings.PACKAGES[pkg]['path']} is built in as {name!r}, "
+                          f"but 'import {name}' finds {origin}: another distribution provides that name "
+                          "(build with --with DIR=NAME to give it another)", RuntimeWarning, stacklevel=3)

@@ -44,6 +44,15 @@ type Param struct {
 	// one (a named `type Float64Data []float64` is "[]float64"), else empty
 	// (fastkind.go).
 	Under string `json:"under,omitempty"`
+	// ReadOnly: for a slice parameter, what the read-only analysis found
+	// (readonly.go): "proven", "store" or "inconclusive", and why.
+	ReadOnly    string `json:"readonly,omitempty"`
+	ReadOnlyWhy string `json:"readonly_why,omitempty"`
+	// Returns: the function may return a slice of this parameter's memory.
+	Returns bool `json:"returns,omitempty"`
+	// Value: for a struct of plain fields taken by value, its fields
+	// (valuekind.go): the entries take any object with those attributes.
+	Value *Value `json:"value,omitempty"`
 }
 
 // Func is a function or method: its parameters (the receiver excluded) and
@@ -53,6 +62,14 @@ type Func struct {
 	Params   []Param  `json:"params"`
 	Results  []string `json:"results"`
 	Variadic bool     `json:"variadic"`
+	// Values: for each result, how memview's entries can hand it over by
+	// value (valuekind.go), or nil.
+	Values []*Value `json:"values"`
+	// Blocks: why the function may block (blocking.go), "" where nothing it
+	// reaches may.
+	Blocks string `json:"blocks"`
+	// ValueRecv: a method with a value receiver (callable on a value object).
+	ValueRecv bool `json:"value_recv,omitempty"`
 }
 
 // Package is what gopysig reports for one package.
@@ -61,6 +78,8 @@ type Package struct {
 	Name    string            `json:"name"`
 	Funcs   []Func            `json:"funcs"`
 	Methods map[string][]Func `json:"methods"` // by type name
+	// Structs: the exported structs of plain fields (valuekind.go), by name.
+	Structs map[string]*Value `json:"structs"`
 }
 
 func main() {
@@ -79,7 +98,15 @@ func main() {
 		runHide(os.Args[2], os.Args[3:])
 		return
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes}, os.Args[1:]...)
+	// The whole program's syntax, for the read-only analysis (readonly.go);
+	// MEMVIEW_READONLY_ANALYSIS=0 leaves it out (every slice parameter is then
+	// inconclusive).
+	mode := packages.LoadAllSyntax
+	analyse := os.Getenv("MEMVIEW_READONLY_ANALYSIS") != "0"
+	if !analyse {
+		mode = packages.NeedName | packages.NeedTypes
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: mode}, os.Args[1:]...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gopysig:", err)
 		os.Exit(1)
@@ -96,7 +123,13 @@ func main() {
 			}
 			os.Exit(1)
 		}
-		out = append(out, describe(p.Types))
+	}
+	var ro *roAnalysis
+	if analyse {
+		ro = newROAnalysis(pkgs)
+	}
+	for _, p := range pkgs {
+		out = append(out, describe(p.Types, ro))
 	}
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", " ")
@@ -106,8 +139,9 @@ func main() {
 	}
 }
 
-func describe(p *types.Package) Package {
-	out := Package{Path: p.Path(), Name: p.Name(), Funcs: []Func{}, Methods: map[string][]Func{}}
+func describe(p *types.Package, ro *roAnalysis) Package {
+	out := Package{Path: p.Path(), Name: p.Name(), Funcs: []Func{}, Methods: map[string][]Func{},
+		Structs: map[string]*Value{}}
 	scope := p.Scope()
 	names := scope.Names()
 	sort.Strings(names)
@@ -115,7 +149,7 @@ func describe(p *types.Package) Package {
 		switch obj := scope.Lookup(name).(type) {
 		case *types.Func:
 			if obj.Exported() {
-				out.Funcs = append(out.Funcs, signature(obj))
+				out.Funcs = append(out.Funcs, signature(obj, ro))
 			}
 		case *types.TypeName:
 			if !obj.Exported() || obj.IsAlias() {
@@ -125,11 +159,14 @@ func describe(p *types.Package) Package {
 			if !ok {
 				continue
 			}
+			if v := valueKind(named); v != nil && v.Kind == "struct" {
+				out.Structs[name] = v
+			}
 			ms := types.NewMethodSet(types.NewPointer(named))
 			var fs []Func
 			for i := range ms.Len() {
 				if m, ok := ms.At(i).Obj().(*types.Func); ok && m.Exported() {
-					fs = append(fs, signature(m))
+					fs = append(fs, signature(m, ro))
 				}
 			}
 			if len(fs) > 0 {
@@ -140,9 +177,15 @@ func describe(p *types.Package) Package {
 	return out
 }
 
-func signature(f *types.Func) Func {
+func signature(f *types.Func, ro *roAnalysis) Func {
 	sig := f.Type().(*types.Signature)
-	fn := Func{Name: f.Name(), Params: []Param{}, Results: []string{}, Variadic: sig.Variadic()}
+	readonly := ro.params(f)
+	fn0 := ro.blocking(f)
+	fn := Func{Name: f.Name(), Params: []Param{}, Results: []string{}, Variadic: sig.Variadic(), Blocks: fn0}
+	if r := sig.Recv(); r != nil {
+		_, ptr := r.Type().(*types.Pointer)
+		fn.ValueRecv = !ptr
+	}
 	for i := range sig.Params().Len() {
 		v := sig.Params().At(i)
 		t := v.Type()
@@ -150,11 +193,21 @@ func signature(f *types.Func) Func {
 			t = types.Unalias(t).(*types.Slice).Elem() // gopy takes the elements as *args
 		}
 		_, isFunc := unalias(t).Underlying().(*types.Signature)
-		fn.Params = append(fn.Params, Param{Name: pySafeArg(v.Name(), i), Type: typeString(v.Type()),
-			Handle: byHandle(t), Func: isFunc, Under: underKind(v.Type())})
+		p := Param{Name: pySafeArg(v.Name(), i), Type: typeString(v.Type()),
+			Handle: byHandle(t), Func: isFunc, Under: underKind(v.Type())}
+		if val := valueKind(v.Type()); val != nil && val.Kind == "struct" && !(sig.Variadic() && i == sig.Params().Len()-1) {
+			p.Value = val
+		}
+		if r, ok := readonly[i]; ok {
+			p.ReadOnly, p.ReadOnlyWhy, p.Returns = r[0], r[1], r[2] != ""
+		} else if _, isSlice := v.Type().Underlying().(*types.Slice); isSlice {
+			p.ReadOnly, p.ReadOnlyWhy = roInconclusive, "not analysed"
+		}
+		fn.Params = append(fn.Params, p)
 	}
 	for i := range sig.Results().Len() {
 		fn.Results = append(fn.Results, typeString(sig.Results().At(i).Type()))
+		fn.Values = append(fn.Values, valueKind(sig.Results().At(i).Type()))
 	}
 	return fn
 }

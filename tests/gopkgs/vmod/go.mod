@@ -1,0 +1,3 @@
+module example.com/mvtest/vmod/v2
+
+go 1.26
