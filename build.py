@@ -160,7 +160,9 @@ def check_go() -> str:
     need = go_version_required()
     if shutil.which("go") is None:
         sys.exit(f"memview needs Go {need} or newer (the go directive in go.mod) on PATH to build; "
-                 "install it from Go's downloads page, or use a prebuilt memview wheel, which needs no Go")
+                 "install it from Go's downloads page, or use a prebuilt memview wheel, which needs no Go "
+                 "(a build also fetches gopy and its Go modules from the Go module proxy, and pybindgen "
+                 "and ziglang from PyPI)")
     r = subprocess.run(["go", "env", "GOVERSION"], cwd=ROOT, capture_output=True, text=True)
     have = r.stdout.strip()
     if r.returncode != 0 or not have:
@@ -168,7 +170,9 @@ def check_go() -> str:
                  f"{r.stderr.strip() or r.returncode}")
     m = re.fullmatch(r"go(\d+)\.(\d+)(?:\.(\d+))?", have)
     if m and version_tuple(have.removeprefix("go")) < version_tuple(need):
-        sys.exit(f"memview needs Go {need} or newer to build; `go` on PATH is {have}")
+        sys.exit(f"memview needs Go {need} or newer to build; `go` on PATH is {have}: install a newer one "
+                 f"from Go's downloads page (or run with GOTOOLCHAIN=go{GO_TESTED[-1]}.0, which fetches it "
+                 "from the Go module proxy)")
     if not m or f"{m[1]}.{m[2]}" not in GO_TESTED:
         tested = " and ".join(f"Go {v}" for v in GO_TESTED)
         print(f"[build.py] warning: memview is tested with {tested}, not with {have}: the build goes on, "
