@@ -262,6 +262,31 @@ def zig_wrapper(python: Path, arch: str) -> Path:
     return wrapper
 
 
+# The defines of an x86-64 pyconfig.h that are not aarch64's: the rest that a limited-API
+# build reads (sizes, alignments, byte order, float formats) is the same for both
+# (.ci/run compares the result with Debian's arm64 pyconfig.h).
+X86_ONLY_DEFINES = ("HAVE_GCC_ASM_FOR_X64", "HAVE_GCC_ASM_FOR_X87")
+
+
+def cross_include(include: Path, arch: str) -> Path:
+    """Python's headers for a cross build from x86-64 Linux to arch: a copy of the
+    build Python's include directory whose pyconfig.h drops X86_ONLY_DEFINES."""
+    if (host_arch(), arch) != ("x86_64", "aarch64"):
+        sys.exit(f"[build.py] cross builds go from x86_64 to aarch64, not from {host_arch()} to {arch}")
+    text = (include / "pyconfig.h").read_text()
+    for need in ("#define SIZEOF_VOID_P 8", "#define SIZEOF_LONG 8", "#define SIZEOF_SIZE_T 8"):
+        if need not in text:
+            sys.exit(f"[build.py] {include}/pyconfig.h is not an LP64 x86-64 one ({need!r} missing)")
+    out = BUILD / f"python-include-{arch}"
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(include, out)
+    lines = [f"/* {line} (x86-64 only: build.py's cross build to {arch}) */"
+             if any(line.startswith(f"#define {d} ") or line == f"#define {d}" for d in X86_ONLY_DEFINES) else line
+             for line in text.splitlines()]
+    (out / "pyconfig.h").write_text("\n".join(lines) + "\n")
+    return out
+
+
 # ---------------------------------------------------------------- extension
 
 
@@ -290,6 +315,9 @@ def build_ext(python: Path, out: Path, goexperiment: str | None = None, with_pkg
         if sanitize:
             for k in ("CGO_CFLAGS", "CGO_LDFLAGS"):
                 env[k] = f"{env[k]} {SANITIZE}".strip()
+        if arch != host_arch():
+            include = gopyext.python_config(python)["include"]
+            env["CGO_CFLAGS"] = env["CGO_CFLAGS"].replace(f"-I{include}", f"-I{cross_include(Path(include), arch)}")
         if cc == "zig":
             env["CC"] = str(zig_wrapper(python, arch))
             env["GOARCH"] = ARCHES[arch][0]
