@@ -81,8 +81,10 @@ import zipfile
 from pathlib import Path
 from typing import NamedTuple
 
-import gopyext
-from gopyext import log
+if os.path.dirname(os.path.abspath(__file__)) not in [os.path.abspath(p or os.curdir) for p in sys.path]:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # loaded by path (memview_backend, tests)
+import gopyext  # noqa: E402
+from gopyext import log  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent
 BUILD = ROOT / ".build"
@@ -409,6 +411,12 @@ def _no_options(p):
 def _pytest_options(p):
     p.add_argument("--cgocheck2", action="store_true", help="a GOEXPERIMENT=cgocheck2 build of the extension")
     p.add_argument("--sanitize", action="store_true", help="a build whose C runs under ASan and UBSan")
+    p.add_argument("--arch", choices=sorted(ARCHES), default=None,
+                   help="cross-build the test build (with zig) for this machine and run pytest with --python")
+    p.add_argument("--python", metavar="PYTHON",
+                   help="the interpreter that runs pytest (default: .build/venv's); with --arch, one for that "
+                        "machine (tools/aarch64-root.sh makes an emulated one), with numpy and pytest on "
+                        "its path or PYTHONPATH")
 
 
 def _gpu_check_options(p):
@@ -519,14 +527,67 @@ def _record_line(arcname: str, data: bytes) -> str:
     return f"{arcname},sha256={digest},{len(data)}"
 
 
-def wheel_metadata() -> str:
-    """The wheel's METADATA (core metadata 2.4), from pyproject.toml's [project]:
-    summary, Python requirement, license expression and files, keywords,
-    classifiers, project URLs, extras and the README as the long description."""
+class Distribution(NamedTuple):
+    """What a wheel is published as: its name and version, the [project] table its
+    metadata comes from, and the directory that table's paths are relative to."""
+    name: str
+    version: str
+    project: dict
+    base: Path
+
+    @property
+    def file_name(self) -> str:
+        """The name in file names (sigproc_tools), as wheels spell it."""
+        return re.sub(r"[-_.]+", "_", self.name).lower()
+
+
+def memview_project() -> dict:
     import tomllib
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    lines = ["Metadata-Version: 2.4", f"Name: {NAME}", f"Version: {VERSION}",
-             f"Summary: {project['description']}", f"Requires-Python: {project['requires-python']}"]
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
+def distribution(ns: argparse.Namespace | None = None) -> Distribution:
+    """memview's distribution, or a Go developer's: NAME and VERSION from --name and
+    --version, else from the first --with DIR with a pyproject.toml that has a
+    [project] table, whose metadata the wheel then carries (paths relative to DIR)."""
+    import tomllib
+    own = memview_project()
+    project, base = own, ROOT
+    for pkg in getattr(ns, "with_pkgs", None) or []:
+        f = Path(pkg.dir) / "pyproject.toml"
+        if f.is_file() and "project" in (t := tomllib.loads(f.read_text())):
+            project, base = t["project"], Path(pkg.dir)
+            break
+    name = getattr(ns, "name", None) or (project.get("name") if project is not own else None) or NAME
+    version = getattr(ns, "version", None) or (project.get("version") if project is not own else None) or VERSION
+    try:
+        name, version = dist_name_option(name), version_option(str(version))
+    except argparse.ArgumentTypeError as e:
+        sys.exit(f"[build.py] {base / 'pyproject.toml'}: {e}")
+    if project is own and name != NAME:  # a name of its own, and no [project] of its own
+        names = ", ".join(Path(p.dir).name for p in ns.with_pkgs) or NAME
+        project = {"description": f"Go packages built with memview ({names})",
+                   "requires-python": own["requires-python"]}
+    elif project is not own:  # memview's Python floor holds too
+        theirs = project.get("requires-python")
+        project = dict(project, **{"requires-python": own["requires-python"] + (f", {theirs}" if theirs else "")})
+    return Distribution(name, version, project, base)
+
+
+def wheel_metadata(dist: Distribution | None = None) -> str:
+    """The wheel's METADATA (core metadata 2.4), from a [project] table (memview's
+    pyproject.toml's, or a Go developer's): summary, Python requirement,
+    dependencies, license expression and files, keywords, classifiers, project
+    URLs, extras and the README as the long description."""
+    dist = dist or distribution()
+    project = dist.project
+    lines = ["Metadata-Version: 2.4", f"Name: {re.sub(r'[-_.]+', '-', dist.name).lower()}",
+             f"Version: {dist.version}"]
+    if project.get("description"):
+        lines.append(f"Summary: {project['description']}")
+    if project.get("requires-python"):
+        lines.append(f"Requires-Python: {project['requires-python']}")
+    lines += [f"Requires-Dist: {r}" for r in project.get("dependencies", [])]
     lic = project.get("license", {})
     if isinstance(lic, str):
         lines.append(f"License-Expression: {lic}")
@@ -544,26 +605,34 @@ def wheel_metadata() -> str:
         lines.append(f"Provides-Extra: {extra}")
         lines += [f'Requires-Dist: {r}; extra == "{extra}"' for r in reqs]
     readme = project.get("readme")
+    if isinstance(readme, dict):
+        kind = readme.get("content-type", "text/markdown")
+        text = readme["text"] if "text" in readme else (dist.base / readme["file"]).read_text()
+    elif readme:
+        kind = "text/x-rst" if readme.endswith(".rst") else "text/markdown" if readme.endswith(".md") else "text/plain"
+        text = (dist.base / readme).read_text()
     if readme:
-        lines.append("Description-Content-Type: text/markdown")
-        return "\n".join(lines) + "\n\n" + (ROOT / readme).read_text()
+        lines.append(f"Description-Content-Type: {kind}")
+        return "\n".join(lines) + "\n\n" + text
     return "\n".join(lines) + "\n"
 
 
-def license_files() -> list[str]:
-    """pyproject.toml's license-files, which the wheel holds under .dist-info/licenses/."""
-    import tomllib
-    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"].get("license-files", [])
+def license_files(dist: Distribution | None = None) -> list[str]:
+    """The [project] table's license-files, which the wheel holds under .dist-info/licenses/."""
+    return (dist or distribution()).project.get("license-files", [])
 
 
-def write_wheel(pkg: Path, dist: Path, arch: str | None = None, cc: str = "system") -> Path:
+def write_wheel(pkg: Path, dist: Path, arch: str | None = None, cc: str = "system",
+                published: Distribution | None = None) -> Path:
     """Pack the assembled package (and the Go packages built with it, beside
-    it) as cp311-abi3 wheel, tagged for the glibc its extension needs."""
+    it) as cp311-abi3 wheel of the distribution published (default: memview),
+    tagged for the glibc its extension needs."""
+    published = published or distribution()
     tag = f"cp311-abi3-{platform_tag(pkg, arch or host_arch(), cc)}"
     dist.mkdir(parents=True, exist_ok=True)
-    whl = dist / f"{NAME}-{VERSION}-{tag}.whl"
-    info = f"{NAME}-{VERSION}.dist-info"
-    metadata = wheel_metadata()
+    whl = dist / f"{published.file_name}-{published.version}-{tag}.whl"
+    info = f"{published.file_name}-{published.version}.dist-info"
+    metadata = wheel_metadata(published)
     wheel = f"Wheel-Version: 1.0\nGenerator: memview build.py\nRoot-Is-Purelib: false\nTag: {tag}\n"
     records = []
     with zipfile.ZipFile(whl, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -575,9 +644,9 @@ def write_wheel(pkg: Path, dist: Path, arch: str | None = None, cc: str = "syste
             data = path.read_bytes()
             zf.writestr(arc, data)
             records.append(_record_line(arc, data))
-        for name in license_files():
+        for name in license_files(published):
             arc = f"{info}/licenses/{name}"
-            data = (ROOT / name).read_bytes()
+            data = (published.base / name).read_bytes()
             zf.writestr(arc, data)
             records.append(_record_line(arc, data))
         for name, text in (("METADATA", metadata), ("WHEEL", wheel)):
@@ -666,9 +735,10 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     config settings are wheel's options: with (one directory or a list), name,
     version, arch and cc (parse_config_settings)."""
     ns = parse_config_settings(config_settings)
+    published = distribution(ns)
     out = BUILD / ("pep517" if ns.arch in (None, host_arch()) else f"pep517-{ns.arch}")
     pkg = build_ext(Path(sys.executable), out, with_pkgs=ns.with_pkgs, cc=ns.cc, arch=ns.arch)
-    return write_wheel(pkg, Path(wheel_directory), arch=ns.arch, cc=ns.cc).name
+    return write_wheel(pkg, Path(wheel_directory), arch=ns.arch, cc=ns.cc, published=published).name
 
 
 # ---------------------------------------------------------------- commands
@@ -703,11 +773,13 @@ def sanitizer_env() -> dict:
             "UBSAN_OPTIONS": f"halt_on_error=1:print_stacktrace=1:log_path={log}"}
 
 
-def pytest(pkgdir: Path, args: list[str], extra_env: dict | None = None) -> None:
-    """Run pytest on tests/ and examples/ (or on the paths given in args) against pkgdir."""
-    env = dict(os.environ, PYTHONPATH=str(pkgdir.parent), **(extra_env or {}))
+def pytest(pkgdir: Path, args: list[str], extra_env: dict | None = None, python: Path | None = None) -> None:
+    """Run pytest on tests/ and examples/ (or on the paths given in args) against pkgdir
+    (first on PYTHONPATH), with python (default: .build/venv's)."""
+    path = os.pathsep.join([str(pkgdir.parent)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))
+    env = dict(os.environ, PYTHONPATH=path, **(extra_env or {}))
     targets = [] if any(not a.startswith("-") for a in args) else [ROOT / "tests", ROOT / "examples"]
-    run([venv_python(), "-m", "pytest", "-q", "-p", "no:cacheprovider", *args, *targets], env=env)
+    run([python or venv_python(), "-m", "pytest", "-q", "-p", "no:cacheprovider", *args, *targets], env=env)
 
 
 def cmd_pytest(ns):
@@ -715,6 +787,13 @@ def cmd_pytest(ns):
     examples/ and tests/gopkg (optionally a GOEXPERIMENT=cgocheck2 build)."""
     setup_venv()
     out, goexperiment = BUILD / "test", None
+    arch = getattr(ns, "arch", None)
+    cross = arch not in (None, host_arch())
+    if cross and not ns.python:
+        sys.exit(f"[build.py] pytest --arch {arch} needs --python: an interpreter for {arch} "
+                 "(tools/aarch64-root.sh makes one that runs under qemu)")
+    if cross:
+        out = BUILD / f"test-{arch}"
     if getattr(ns, "cgocheck2", False):
         out, goexperiment = BUILD / "cgocheck2", "cgocheck2"
     sanitize = getattr(ns, "sanitize", False)
@@ -722,8 +801,10 @@ def cmd_pytest(ns):
         out = BUILD / "sanitize"
         os.environ.setdefault("MEMVIEW_LDFLAGS", " ")  # keep the symbols a report names
     pkg = build_ext(venv_python(), out, goexperiment=goexperiment,
-                    with_pkgs=[WithPackage(str(ROOT / d)) for d in TEST_WITH], tags=TEST_TAGS, sanitize=sanitize)
-    pytest(pkg, ns.args, sanitizer_env() if sanitize else None)
+                    with_pkgs=[WithPackage(str(ROOT / d)) for d in TEST_WITH], tags=TEST_TAGS, sanitize=sanitize,
+                    cc="zig" if cross else "system", arch=arch)
+    python = getattr(ns, "python", None)
+    pytest(pkg, ns.args, sanitizer_env() if sanitize else None, python=Path(python) if python else None)
 
 
 def cmd_gotest(ns):
@@ -769,10 +850,11 @@ def cmd_bench(ns):
 
 
 def cmd_wheel(ns):
+    published = distribution(ns)
     setup_venv()
     out = BUILD / ("wheel" if ns.arch in (None, host_arch()) else f"wheel-{ns.arch}")
     pkg = build_ext(venv_python(), out, with_pkgs=ns.with_pkgs, cc=ns.cc, arch=ns.arch)
-    write_wheel(pkg, ROOT / "dist", arch=ns.arch, cc=ns.cc)
+    write_wheel(pkg, ROOT / "dist", arch=ns.arch, cc=ns.cc, published=published)
 
 
 def cmd_sdist(ns):
