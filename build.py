@@ -644,6 +644,11 @@ def write_wheel(pkg: Path, dist: Path, arch: str | None = None, cc: str = "syste
             data = path.read_bytes()
             zf.writestr(arc, data)
             records.append(_record_line(arc, data))
+        # the marker `import memview` reads to tell that two distributions installed it
+        arc = f"{NAME}/_dist-{re.sub(r'[-_.]+', '-', published.name).lower()}.txt"
+        data = f"{published.name} {published.version}\n".encode()
+        zf.writestr(arc, data)
+        records.append(_record_line(arc, data))
         for name in license_files(published):
             arc = f"{info}/licenses/{name}"
             data = (published.base / name).read_bytes()

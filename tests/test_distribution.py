@@ -111,3 +111,38 @@ def test_the_wheel_file_and_its_dist_info(godir, tmp_path):
         assert {"memview/__init__.py", "sigproc/__init__.py", "sigproc_tools-1.2.0.dist-info/METADATA",
                 "sigproc_tools-1.2.0.dist-info/licenses/LICENSE.txt", "sigproc_tools-1.2.0.dist-info/RECORD"} <= names
         assert "Name: sigproc-tools\n" in zf.read("sigproc_tools-1.2.0.dist-info/METADATA").decode()
+
+
+def test_each_wheel_marks_the_memview_package_with_its_name(godir, tmp_path):
+    pkg = tmp_path / "out" / "memview"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    for published, marker in ((build.distribution(), "memview/_dist-memview.txt"),
+                              (build.distribution(build.parse_command("wheel", ["--with", str(godir)])),
+                               "memview/_dist-sigproc-tools.txt")):
+        whl = build.write_wheel(pkg, tmp_path / "dist", arch="x86_64", cc="zig", published=published)
+        with zipfile.ZipFile(whl) as zf:
+            assert marker in zf.namelist()
+            assert zf.read(marker).decode() == f"{published.name} {published.version}\n"
+
+
+def test_import_names_two_distributions_that_installed_memview(tmp_path):
+    """pip lets a Go developer's distribution and memview overwrite each other's
+    files; both leave their marker, and import memview names them."""
+    import shutil
+    import subprocess
+    import sys
+
+    import memview
+    site = tmp_path / "site"
+    shutil.copytree(Path(memview.__file__).parent, site / "memview",
+                    ignore=shutil.ignore_patterns("__pycache__", "_dist-*"))
+    code = "import warnings, memview; print('imported')"
+    env = {"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin", "PYTHONWARNINGS": "error::RuntimeWarning"}
+    (site / "memview" / "_dist-memview.txt").write_text("memview 0.1.0\n")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout == "imported\n", r.stderr
+    (site / "memview" / "_dist-sigproc-tools.txt").write_text("sigproc_tools 1.2.0\n")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode != 0
+    assert "was installed by 2 distributions, memview and sigproc-tools, which overwrite each other's files" in r.stderr
