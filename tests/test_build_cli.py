@@ -21,6 +21,12 @@ def build_module():
 build = build_module()
 
 
+@pytest.fixture(autouse=True)
+def in_checkout(monkeypatch):
+    """Relative directories (--with examples/sigproc) are the checkout's."""
+    monkeypatch.chdir(ROOT)
+
+
 def run_build(*args, cwd=ROOT):
     return subprocess.run([sys.executable, str(ROOT / "build.py"), *args], cwd=cwd, capture_output=True,
                           text=True, timeout=60)
