@@ -7,13 +7,18 @@
                                  GOEXPERIMENT=cgocheck2 build of the extension, or
                                  --sanitize for one whose C runs under ASan and UBSan)
     python3 build.py bench       set up, build, run benchmarks/
-    python3 build.py wheel [--with DIR]...
+    python3 build.py wheel [--with DIR[=NAME]]... [--name NAME] [--version V]
+                           [--arch x86_64|aarch64] [--cc zig|system]
                                  build an abi3 wheel into dist/; each --with DIR builds
                                  the Go package in DIR (any module: a replace directive
                                  may point it at this checkout) into the same extension,
-                                 importable by its package name
-    python3 build.py ext [--with DIR]...
+                                 importable by its package name; linked by zig for
+                                 glibc 2.17 (manylinux_2_17) unless --cc system;
+                                 --arch aarch64 cross-builds for 64-bit Arm
+    python3 build.py ext [same options as wheel]
                                  build the importable packages into .build/pkg/
+                                 (with the system C compiler unless --cc zig)
+    python3 build.py sdist       write the source distribution into dist/
     python3 build.py gpu-check [WHEEL] [OUTDIR]
                                  on a GPU machine without Go: install an abi3 wheel
                                  built elsewhere and run every GPU test and benchmark,
@@ -35,25 +40,51 @@ link, the Python layout — is gopyext.py, shared by memview alone and by every
 --with build. The test, demo and bench builds add the Go packages of
 examples/ (and the test build tests/gopkg, and memview's self-test hooks).
 
-This file is also the PEP 517 backend named in pyproject.toml, so that
-`pip install .` builds the same wheel on any machine that has Go
-(`--config-settings with=DIR` adds Go packages as --with does).
+Every command takes --help; unknown options are refused (exit code 2), and what
+follows `--` goes to pytest (pytest, test), the benchmarks (bench) or mkdocs (docs).
+
+This file holds the PEP 517 hooks that memview_backend.py, the backend named in
+pyproject.toml, exports, so that `pip install .` and `python -m build` build the
+same wheel on any machine that has Go (config settings are wheel's options:
+`-C with=DIR -C cc=system`). Run as `python -m build` in this checkout, it hands
+over to PyPA's build.
 """
 from __future__ import annotations
 
+import os
+import sys
+
+if __name__ == "__main__" and __spec__ is not None and __spec__.name == "build":
+    # `python -m build` in this checkout finds this file before PyPA's build: take the
+    # checkout off sys.path and hand over to that, which builds through memview_backend.py.
+    _here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _here]
+    import importlib.util
+    import runpy
+    if importlib.util.find_spec("build") is None:
+        sys.exit("python -m build needs PyPA's build: pip install build "
+                 "(in this checkout, python3 build.py is memview's own build entry)")
+    runpy.run_module("build", run_name="__main__", alter_sys=True)
+    sys.exit(0)
+
+import argparse
 import base64
 import hashlib
+import keyword
 import re
-import os
 import shutil
 import subprocess
-import sys
 import sysconfig
+import tarfile
+import time
 import zipfile
 from pathlib import Path
+from typing import NamedTuple
 
-import gopyext
-from gopyext import log
+if os.path.dirname(os.path.abspath(__file__)) not in [os.path.abspath(p or os.curdir) for p in sys.path]:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # loaded by path (memview_backend, tests)
+import gopyext  # noqa: E402
+from gopyext import log  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent
 BUILD = ROOT / ".build"
@@ -131,7 +162,9 @@ def check_go() -> str:
     need = go_version_required()
     if shutil.which("go") is None:
         sys.exit(f"memview needs Go {need} or newer (the go directive in go.mod) on PATH to build; "
-                 "install it from Go's downloads page, or use a prebuilt memview wheel, which needs no Go")
+                 "install it from Go's downloads page, or use a prebuilt memview wheel, which needs no Go "
+                 "(a build also fetches gopy and its Go modules from the Go module proxy, and pybindgen "
+                 "and ziglang from PyPI)")
     r = subprocess.run(["go", "env", "GOVERSION"], cwd=ROOT, capture_output=True, text=True)
     have = r.stdout.strip()
     if r.returncode != 0 or not have:
@@ -139,7 +172,9 @@ def check_go() -> str:
                  f"{r.stderr.strip() or r.returncode}")
     m = re.fullmatch(r"go(\d+)\.(\d+)(?:\.(\d+))?", have)
     if m and version_tuple(have.removeprefix("go")) < version_tuple(need):
-        sys.exit(f"memview needs Go {need} or newer to build; `go` on PATH is {have}")
+        sys.exit(f"memview needs Go {need} or newer to build; `go` on PATH is {have}: install a newer one "
+                 f"from Go's downloads page (or run with GOTOOLCHAIN=go{GO_TESTED[-1]}.0, which fetches it "
+                 "from the Go module proxy)")
     if not m or f"{m[1]}.{m[2]}" not in GO_TESTED:
         tested = " and ".join(f"Go {v}" for v in GO_TESTED)
         print(f"[build.py] warning: memview is tested with {tested}, not with {have}: the build goes on, "
@@ -169,14 +204,105 @@ def setup_tools() -> None:
         sig_stamp.write_text(sig)
 
 
+# ---------------------------------------------------------------- compilers
+
+
+# Wheels are built with zig as cgo's C compiler and linker (`--cc zig`, the default of
+# `wheel` and the PEP 517 hooks on Linux), for glibc 2.17 (manylinux2014): zig links
+# against a glibc of the version its target names, so the extension needs nothing newer,
+# whatever the build machine's glibc. ext, pytest, test and --sanitize keep the system
+# compiler (ASan needs gcc's runtime). zig comes from PyPI (ziglang), pinned here.
+ZIGLANG = "ziglang==0.17.1"
+GLIBC_FLOOR = (2, 17)
+# --arch: the machine a build is for, as Python's platform tags name it, and Go's and
+# zig's names for it
+ARCHES = {"x86_64": ("amd64", "x86_64-linux-gnu"), "aarch64": ("arm64", "aarch64-linux-gnu")}
+
+
+def host_arch() -> str:
+    import platform
+    m = platform.machine()
+    return {"amd64": "x86_64", "arm64": "aarch64"}.get(m.lower(), m)
+
+
+def default_cc() -> str:
+    """The C compiler wheels are built with where --cc is not given."""
+    return "zig" if sys.platform.startswith("linux") else "system"
+
+
+def setup_zig(python: Path) -> None:
+    """Make sure python runs zig (python -m ziglang): installed into .build/venv where
+    python is that venv's, asked for by get_requires_for_build_wheel under PEP 517."""
+    if subprocess.run([python, "-c", "import ziglang"], capture_output=True).returncode == 0:
+        return
+    if Path(python) == venv_python():
+        run([python, "-m", "pip", "install", "--disable-pip-version-check", "-q", ZIGLANG])
+        return
+    sys.exit(f"[build.py] --cc zig needs zig from PyPI in {python}: pip install {ZIGLANG} "
+             "(or build with the system C compiler: --cc system, -C cc=system)")
+
+
+# After the package's flags (-Wall -Wextra -Werror, pyext/pyext.go): -Werror stays
+# gcc's (zig's clang warns where gcc does not; what it says shows in the build's
+# output). Two of its warnings are not memview's to fix: cgo's _cgo_export.c includes
+# <stdlib.h> before the preambles, which include Python.h first, and zig's glibc
+# headers define _POSIX_C_SOURCE as 202405L where pyconfig.h then says 200809L; and
+# the {NULL} that ends a CPython method or getset table is a missing initializer.
+ZIG_WARNINGS = "-Wno-error -Wno-macro-redefined -Wno-missing-field-initializers"
+
+
+def zig_wrapper(python: Path, arch: str) -> Path:
+    """A C compiler command for cgo: zig cc for arch's Linux with glibc GLIBC_FLOOR."""
+    target = f"{ARCHES[arch][1]}.{GLIBC_FLOOR[0]}.{GLIBC_FLOOR[1]}"
+    setup_zig(python)
+    wrapper = BUILD / "zig" / f"cc-{target}"
+    wrapper.parent.mkdir(parents=True, exist_ok=True)
+    text = f"#!/bin/sh\nexec '{python}' -m ziglang cc -target {target} \"$@\" {ZIG_WARNINGS}\n"
+    if not wrapper.exists() or wrapper.read_text() != text:
+        wrapper.write_text(text)
+        wrapper.chmod(0o755)
+    return wrapper
+
+
+# The defines of an x86-64 pyconfig.h that are not aarch64's: the rest that a limited-API
+# build reads (sizes, alignments, byte order, float formats) is the same for both
+# (.ci/run compares the result with Debian's arm64 pyconfig.h).
+X86_ONLY_DEFINES = ("HAVE_GCC_ASM_FOR_X64", "HAVE_GCC_ASM_FOR_X87")
+
+
+def cross_include(include: Path, arch: str) -> Path:
+    """Python's headers for a cross build from x86-64 Linux to arch: a copy of the
+    build Python's include directory whose pyconfig.h drops X86_ONLY_DEFINES."""
+    if (host_arch(), arch) != ("x86_64", "aarch64"):
+        sys.exit(f"[build.py] cross builds go from x86_64 to aarch64, not from {host_arch()} to {arch}")
+    text = (include / "pyconfig.h").read_text()
+    for need in ("#define SIZEOF_VOID_P 8", "#define SIZEOF_LONG 8", "#define SIZEOF_SIZE_T 8"):
+        if need not in text:
+            sys.exit(f"[build.py] {include}/pyconfig.h is not an LP64 x86-64 one ({need!r} missing)")
+    out = BUILD / f"python-include-{arch}"
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(include, out)
+    lines = [f"/* {line} (x86-64 only: build.py's cross build to {arch}) */"
+             if any(line.startswith(f"#define {d} ") or line == f"#define {d}" for d in X86_ONLY_DEFINES) else line
+             for line in text.splitlines()]
+    (out / "pyconfig.h").write_text("\n".join(lines) + "\n")
+    return out
+
+
 # ---------------------------------------------------------------- extension
 
 
-def build_ext(python: Path, out: Path, goexperiment: str | None = None, with_dirs: list = (),
-              tags: list = (), sanitize: bool = False) -> Path:
-    """Build the extension for python, with the Go packages in with_dirs, and lay
-    out the importable packages in out (gopyext.build); returns out/memview.
-    sanitize builds the C (memview's and gopy's) with ASan and UBSan."""
+def build_ext(python: Path, out: Path, goexperiment: str | None = None, with_pkgs: list = (),
+              tags: list = (), sanitize: bool = False, cc: str = "system", arch: str | None = None) -> Path:
+    """Build the extension for python, with the Go packages of with_pkgs (WithPackage),
+    and lay out the importable packages in out (gopyext.build); returns out/memview.
+    sanitize builds the C (memview's and gopy's) with ASan and UBSan; cc "zig" builds
+    with zig for glibc GLIBC_FLOOR; arch (default: this machine's) cross-builds."""
+    arch = arch or host_arch()
+    if arch != host_arch() and cc != "zig":
+        sys.exit(f"[build.py] --arch {arch} is a cross build: it needs --cc zig")
+    if sanitize and cc != "system":
+        sys.exit("[build.py] --sanitize builds with the system compiler (gcc's ASan), not with zig")
     # pyext's Go bridge is generated from its //export functions (go generate ./pyext)
     if subprocess.run([sys.executable, ROOT / "tools" / "gobridge.py", "--check"]).returncode != 0:
         sys.exit("[build.py] pyext's Go bridge is out of date: run go generate ./pyext "
@@ -187,55 +313,209 @@ def build_ext(python: Path, out: Path, goexperiment: str | None = None, with_dir
         if sanitize:
             for k in ("CGO_CFLAGS", "CGO_LDFLAGS"):
                 env[k] = f"{env[k]} {SANITIZE}".strip()
+        if arch != host_arch():
+            include = gopyext.python_config(python)["include"]
+            env["CGO_CFLAGS"] = env["CGO_CFLAGS"].replace(f"-I{include}", f"-I{cross_include(Path(include), arch)}")
+        if cc == "zig":
+            env["CC"] = str(zig_wrapper(python, arch))
+            env["GOARCH"] = ARCHES[arch][0]
+            env["GOOS"] = "linux"
         return gopyext.build(python, out, root=ROOT, tools=TOOLS, env=env, facade=ROOT / "python" / NAME,
-                             with_dirs=with_dirs, tags=tags)
+                             with_dirs=[f"{p.dir}={p.name}" if p.name else p.dir for p in with_pkgs], tags=tags)
     except gopyext.BuildError as e:
         sys.exit(f"[build.py] {e}")
 
 
-def split_with(args: list[str]) -> tuple[list[str], list[str]]:
-    """The directories of --with DIR (or --with=DIR) options, and the other arguments."""
-    dirs, rest = [], []
-    it = iter(args)
-    for a in it:
-        if a == "--with":
-            d = next(it, None)
-            if d is None:
-                sys.exit("[build.py] --with needs a directory")
-            dirs.append(d)
-        elif a.startswith("--with="):
-            dirs.append(a[len("--with="):])
-        else:
-            rest.append(a)
-    return [str(Path(d).resolve()) for d in dirs], rest
+# ---------------------------------------------------------------- command line
+
+
+class WithPackage(NamedTuple):
+    """A --with DIR[=NAME] option: a Go package's directory (absolute) and the import
+    name asked for (None: the package's own name)."""
+    dir: str
+    name: str | None = None
+
+
+def with_option(value: str) -> WithPackage:
+    """Parse --with DIR[=NAME]: NAME, after the last '=', is a Python identifier."""
+    d, sep, name = value.rpartition("=")
+    if not sep:
+        d, name = value, None
+    elif not name.isidentifier() or keyword.iskeyword(name):
+        raise argparse.ArgumentTypeError(f"{value!r}: NAME after '=' must be a Python identifier (--with DIR[=NAME])")
+    if not d:
+        raise argparse.ArgumentTypeError(f"{value!r}: no directory (--with DIR[=NAME])")
+    if not Path(d).is_dir():
+        raise argparse.ArgumentTypeError(f"{d!r} is not a directory (--with DIR[=NAME])")
+    return WithPackage(str(Path(d).resolve()), name)
+
+
+# PEP 508's distribution names; PEP 440's versions (the pattern of PyPA's packaging)
+DIST_NAME = re.compile(r"^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$", re.I)
+VERSION_PATTERN = re.compile(r"""^\s*v?
+    (?:(?P<epoch>[0-9]+)!)?(?P<release>[0-9]+(?:\.[0-9]+)*)
+    (?P<pre>[-_.]?(?P<pre_l>alpha|a|beta|b|preview|pre|c|rc)[-_.]?(?P<pre_n>[0-9]+)?)?
+    (?P<post>(?:-(?P<post_n1>[0-9]+))|(?:[-_.]?(?P<post_l>post|rev|r)[-_.]?(?P<post_n2>[0-9]+)?))?
+    (?P<dev>[-_.]?(?P<dev_l>dev)[-_.]?(?P<dev_n>[0-9]+)?)?
+    (?:\+(?P<local>[a-z0-9]+(?:[-_.][a-z0-9]+)*))?\s*$""", re.I | re.X)
+
+
+def dist_name_option(value: str) -> str:
+    if not DIST_NAME.match(value):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a distribution name (PEP 508: letters, digits, "
+                                         "'.', '-' and '_', starting and ending with a letter or digit)")
+    return value
+
+
+def version_option(value: str) -> str:
+    """A PEP 440 version, in its normal form (1.0RC1 -> 1.0rc1)."""
+    m = VERSION_PATTERN.match(value)
+    if not m:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a version (PEP 440, such as 1.2.0 or 2.0rc1)")
+    pre = {"alpha": "a", "beta": "b", "c": "rc", "pre": "rc", "preview": "rc"}
+    out = (f"{int(m['epoch'])}!" if m["epoch"] else "") + ".".join(str(int(x)) for x in m["release"].split("."))
+    if m["pre"]:
+        out += pre.get(m["pre_l"].lower(), m["pre_l"].lower()) + str(int(m["pre_n"] or 0))
+    if m["post"]:
+        out += f".post{int(m['post_n1'] or m['post_n2'] or 0)}"
+    if m["dev"]:
+        out += f".dev{int(m['dev_n'] or 0)}"
+    if m["local"]:
+        out += "+" + re.sub(r"[-_.]", ".", m["local"].lower())
+    return out
+
+
+def add_build_options(p: argparse.ArgumentParser, cc_default: str) -> None:
+    """The options of wheel and ext (and, as config settings, of the PEP 517 hooks)."""
+    p.add_argument("--with", dest="with_pkgs", metavar="DIR[=NAME]", action="append", type=with_option, default=[],
+                   help="build the Go package in DIR into the same extension, importable as NAME "
+                        "(default: its package name); may repeat")
+    p.add_argument("--name", type=dist_name_option, help="the distribution's name (default: memview)")
+    p.add_argument("--version", type=version_option, help="the distribution's version (PEP 440)")
+    p.add_argument("--arch", choices=sorted(ARCHES), default=None,
+                   help="the machine to build for (default: this one's); another needs --cc zig")
+    p.add_argument("--cc", choices=["zig", "system"], default=cc_default,
+                   help=f"cgo's C compiler: zig (for glibc {GLIBC_FLOOR[0]}.{GLIBC_FLOOR[1]}, manylinux2014) "
+                        f"or the system's (default: {cc_default})")
+
+
+# command: (summary, takes arguments after --, set-up of its parser)
+def _no_options(p):
+    pass
+
+
+def _pytest_options(p):
+    p.add_argument("--cgocheck2", action="store_true", help="a GOEXPERIMENT=cgocheck2 build of the extension")
+    p.add_argument("--sanitize", action="store_true", help="a build whose C runs under ASan and UBSan")
+    p.add_argument("--arch", choices=sorted(ARCHES), default=None,
+                   help="cross-build the test build (with zig) for this machine and run pytest with --python")
+    p.add_argument("--python", metavar="PYTHON",
+                   help="the interpreter that runs pytest (default: .build/venv's); with --arch, one for that "
+                        "machine (tools/aarch64-root.sh makes an emulated one), with numpy and pytest on "
+                        "its path or PYTHONPATH")
+
+
+def _gpu_check_options(p):
+    p.add_argument("wheel", nargs="?", help="the abi3 wheel (default: the newest in dist/)")
+    p.add_argument("outdir", nargs="?", help="where results go (default: $OUT or gpu-results/)")
+
+
+COMMAND_LINE = {
+    "demo": ("set up, build the extension, run the demo", False, _no_options),
+    "test": ("set up, build, run the Go tests and every pytest (ARGS after -- go to pytest)", True, _no_options),
+    "pytest": ("build the test build and run pytest (ARGS after -- go to pytest)", True, _pytest_options),
+    "gotest": ("the Go tests, with go vet", False, _no_options),
+    "bench": ("set up, build, run benchmarks/ (ARGS after -- go to each script)", True, _no_options),
+    "wheel": ("build an abi3 wheel into dist/", False, lambda p: add_build_options(p, default_cc())),
+    "ext": ("build the importable packages into .build/pkg/", False, lambda p: add_build_options(p, "system")),
+    "sdist": ("write the source distribution into dist/", False, _no_options),
+    "gpu-check": ("on a GPU machine without Go: install a wheel, run the GPU tests and benchmarks",
+                  False, _gpu_check_options),
+    "docs": ("build the documentation site into .build/site (ARGS after -- go to mkdocs build)", True, _no_options),
+    "lint": ("the C layer check, ruff, staticcheck and stubtest", False, _no_options),
+}
+
+
+def command_parser(command: str) -> argparse.ArgumentParser:
+    summary, passthrough, options = COMMAND_LINE[command]
+    p = argparse.ArgumentParser(prog=f"build.py {command}", description=summary, allow_abbrev=False,
+                                usage=f"%(prog)s [options]{' [-- ARGS...]' if passthrough else ''}")
+    options(p)
+    if command == "gpu-check":
+        p.usage = "%(prog)s [WHEEL] [OUTDIR]"
+    return p
+
+
+def parse_command(command: str, argv: list[str]) -> argparse.Namespace:
+    """Parse a command's options; unknown ones and missing values exit with code 2.
+    What follows a first `--` is kept, as ns.args, for commands that pass it on."""
+    p = command_parser(command)
+    rest: list[str] = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, rest = argv[:i], argv[i + 1:]
+        if not COMMAND_LINE[command][1]:
+            p.error("takes no arguments after --")
+    ns = p.parse_args(argv)
+    ns.args = rest
+    return ns
+
+
+# config settings of the PEP 517 hooks: `pip install . -C with=DIR -C cc=system` is
+# `build.py wheel --with DIR --cc system`
+CONFIG_KEYS = ("with", "name", "version", "arch", "cc")
+
+
+def parse_config_settings(config_settings: dict | None, command: str = "wheel") -> argparse.Namespace:
+    argv = []
+    for key, value in (config_settings or {}).items():
+        if key not in CONFIG_KEYS:
+            command_parser(command).error(f"unknown config setting {key!r} (memview's are "
+                                          f"{', '.join(CONFIG_KEYS)})")
+        for v in [value] if isinstance(value, str) else list(value):
+            argv.append(f"--{key}={v}")
+    return parse_command(command, argv)
 
 
 # ---------------------------------------------------------------- wheel / PEP 517
 
 
-# The newest glibc the extension may need on Linux x86-64: the wheel says so in
-# its platform tag, so that pip refuses it cleanly on an older system instead of
-# the import failing there. check_glibc holds the built extension to it.
-GLIBC = (2, 34)
-
-
-def platform_tag() -> str:
-    plat = sysconfig.get_platform()
-    if plat == "linux-x86_64":
-        return f"manylinux_{GLIBC[0]}_{GLIBC[1]}_x86_64"
-    return plat.replace("-", "_").replace(".", "_")
-
-
-def check_glibc(pkg: Path) -> None:
-    """Fail loudly if a shared object in pkg needs a newer glibc than the tag states
-    (the versions it needs are named GLIBC_x.y in its dynamic string table)."""
-    for so in pkg.rglob("*.so"):
+def glibc_needed(pkg: Path) -> tuple[tuple, list[str]]:
+    """The newest glibc a shared object in pkg needs (the versions it needs are named
+    GLIBC_x.y in its dynamic string table), and the files that need it."""
+    newest, files = (0, 0), []
+    for so in sorted(pkg.rglob("*.so")):
         found = {tuple(int(p) for p in m.group(1).split(b"."))
                  for m in re.finditer(rb"GLIBC_(\d+\.\d+(?:\.\d+)?)\x00", so.read_bytes())}
-        newest = max(found, default=(0, 0))
-        if newest[:2] > GLIBC:
-            sys.exit(f"build.py: {so.name} needs glibc {'.'.join(map(str, newest))}, newer than the "
-                     f"{GLIBC[0]}.{GLIBC[1]} its wheel tag promises; raise GLIBC in build.py")
+        v = max(found, default=(0, 0))[:2]
+        if v > newest:
+            newest, files = v, [so.name]
+        elif v == newest and v > (0, 0):
+            files.append(so.name)
+    return newest, files
+
+
+def glibc_symbols(so: Path, version: tuple) -> list[str]:
+    """The dynamic symbols of so versioned GLIBC_<version> (objdump -T), to name them."""
+    r = subprocess.run(["objdump", "-T", so], capture_output=True, text=True)
+    v = "GLIBC_" + ".".join(map(str, version))
+    return sorted({line.split()[-1] for line in r.stdout.splitlines() if f"{v} " in line or f"({v})" in line})
+
+
+def platform_tag(pkg: Path, arch: str, cc: str) -> str:
+    """The wheel's platform tag. On Linux: manylinux_X_Y_<arch>, with X.Y the newest glibc
+    the extension needs (its GLIBC_ symbol versions) and at least 2.17; a zig build
+    must need no more than zig's target, and a symbol that forces more is named."""
+    plat = sysconfig.get_platform()
+    if not plat.startswith("linux-"):
+        return plat.replace("-", "_").replace(".", "_")
+    newest, files = glibc_needed(pkg)
+    if cc == "zig" and newest > GLIBC_FLOOR:
+        syms = [s for f in files for s in glibc_symbols(next(pkg.rglob(f)), newest)]
+        sys.exit(f"[build.py] {', '.join(files)} built with zig for glibc {GLIBC_FLOOR[0]}.{GLIBC_FLOOR[1]} "
+                 f"needs glibc {newest[0]}.{newest[1]} ({', '.join(syms) or 'symbols objdump did not name'})")
+    glibc = max(newest, GLIBC_FLOOR)
+    return f"manylinux_{glibc[0]}_{glibc[1]}_{arch}"
 
 
 def _record_line(arcname: str, data: bytes) -> str:
@@ -243,14 +523,67 @@ def _record_line(arcname: str, data: bytes) -> str:
     return f"{arcname},sha256={digest},{len(data)}"
 
 
-def wheel_metadata() -> str:
-    """The wheel's METADATA (core metadata 2.4), from pyproject.toml's [project]:
-    summary, Python requirement, license expression and files, keywords,
-    classifiers, project URLs, extras and the README as the long description."""
+class Distribution(NamedTuple):
+    """What a wheel is published as: its name and version, the [project] table its
+    metadata comes from, and the directory that table's paths are relative to."""
+    name: str
+    version: str
+    project: dict
+    base: Path
+
+    @property
+    def file_name(self) -> str:
+        """The name in file names (sigproc_tools), as wheels spell it."""
+        return re.sub(r"[-_.]+", "_", self.name).lower()
+
+
+def memview_project() -> dict:
     import tomllib
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    lines = ["Metadata-Version: 2.4", f"Name: {NAME}", f"Version: {VERSION}",
-             f"Summary: {project['description']}", f"Requires-Python: {project['requires-python']}"]
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
+def distribution(ns: argparse.Namespace | None = None) -> Distribution:
+    """memview's distribution, or a Go developer's: NAME and VERSION from --name and
+    --version, else from the first --with DIR with a pyproject.toml that has a
+    [project] table, whose metadata the wheel then carries (paths relative to DIR)."""
+    import tomllib
+    own = memview_project()
+    project, base = own, ROOT
+    for pkg in getattr(ns, "with_pkgs", None) or []:
+        f = Path(pkg.dir) / "pyproject.toml"
+        if f.is_file() and "project" in (t := tomllib.loads(f.read_text())):
+            project, base = t["project"], Path(pkg.dir)
+            break
+    name = getattr(ns, "name", None) or (project.get("name") if project is not own else None) or NAME
+    version = getattr(ns, "version", None) or (project.get("version") if project is not own else None) or VERSION
+    try:
+        name, version = dist_name_option(name), version_option(str(version))
+    except argparse.ArgumentTypeError as e:
+        sys.exit(f"[build.py] {base / 'pyproject.toml'}: {e}")
+    if project is own and name != NAME:  # a name of its own, and no [project] of its own
+        names = ", ".join(Path(p.dir).name for p in ns.with_pkgs) or NAME
+        project = {"description": f"Go packages built with memview ({names})",
+                   "requires-python": own["requires-python"]}
+    elif project is not own:  # memview's Python floor holds too
+        theirs = project.get("requires-python")
+        project = dict(project, **{"requires-python": own["requires-python"] + (f", {theirs}" if theirs else "")})
+    return Distribution(name, version, project, base)
+
+
+def wheel_metadata(dist: Distribution | None = None) -> str:
+    """The wheel's METADATA (core metadata 2.4), from a [project] table (memview's
+    pyproject.toml's, or a Go developer's): summary, Python requirement,
+    dependencies, license expression and files, keywords, classifiers, project
+    URLs, extras and the README as the long description."""
+    dist = dist or distribution()
+    project = dist.project
+    lines = ["Metadata-Version: 2.4", f"Name: {re.sub(r'[-_.]+', '-', dist.name).lower()}",
+             f"Version: {dist.version}"]
+    if project.get("description"):
+        lines.append(f"Summary: {project['description']}")
+    if project.get("requires-python"):
+        lines.append(f"Requires-Python: {project['requires-python']}")
+    lines += [f"Requires-Dist: {r}" for r in project.get("dependencies", [])]
     lic = project.get("license", {})
     if isinstance(lic, str):
         lines.append(f"License-Expression: {lic}")
@@ -268,28 +601,34 @@ def wheel_metadata() -> str:
         lines.append(f"Provides-Extra: {extra}")
         lines += [f'Requires-Dist: {r}; extra == "{extra}"' for r in reqs]
     readme = project.get("readme")
+    if isinstance(readme, dict):
+        kind = readme.get("content-type", "text/markdown")
+        text = readme["text"] if "text" in readme else (dist.base / readme["file"]).read_text()
+    elif readme:
+        kind = "text/x-rst" if readme.endswith(".rst") else "text/markdown" if readme.endswith(".md") else "text/plain"
+        text = (dist.base / readme).read_text()
     if readme:
-        lines.append("Description-Content-Type: text/markdown")
-        return "\n".join(lines) + "\n\n" + (ROOT / readme).read_text()
+        lines.append(f"Description-Content-Type: {kind}")
+        return "\n".join(lines) + "\n\n" + text
     return "\n".join(lines) + "\n"
 
 
-def license_files() -> list[str]:
-    """pyproject.toml's license-files, which the wheel holds under .dist-info/licenses/."""
-    import tomllib
-    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"].get("license-files", [])
+def license_files(dist: Distribution | None = None) -> list[str]:
+    """The [project] table's license-files, which the wheel holds under .dist-info/licenses/."""
+    return (dist or distribution()).project.get("license-files", [])
 
 
-def write_wheel(pkg: Path, dist: Path) -> Path:
+def write_wheel(pkg: Path, dist: Path, arch: str | None = None, cc: str = "system",
+                published: Distribution | None = None) -> Path:
     """Pack the assembled package (and the Go packages built with it, beside
-    it) as cp311-abi3 wheel."""
-    tag = f"cp311-abi3-{platform_tag()}"
-    if tag.endswith("manylinux_%d_%d_x86_64" % GLIBC):
-        check_glibc(pkg)
+    it) as cp311-abi3 wheel of the distribution published (default: memview),
+    tagged for the glibc its extension needs."""
+    published = published or distribution()
+    tag = f"cp311-abi3-{platform_tag(pkg, arch or host_arch(), cc)}"
     dist.mkdir(parents=True, exist_ok=True)
-    whl = dist / f"{NAME}-{VERSION}-{tag}.whl"
-    info = f"{NAME}-{VERSION}.dist-info"
-    metadata = wheel_metadata()
+    whl = dist / f"{published.file_name}-{published.version}-{tag}.whl"
+    info = f"{published.file_name}-{published.version}.dist-info"
+    metadata = wheel_metadata(published)
     wheel = f"Wheel-Version: 1.0\nGenerator: memview build.py\nRoot-Is-Purelib: false\nTag: {tag}\n"
     records = []
     with zipfile.ZipFile(whl, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -301,9 +640,14 @@ def write_wheel(pkg: Path, dist: Path) -> Path:
             data = path.read_bytes()
             zf.writestr(arc, data)
             records.append(_record_line(arc, data))
-        for name in license_files():
+        # the marker `import memview` reads to tell that two distributions installed it
+        arc = f"{NAME}/_dist-{re.sub(r'[-_.]+', '-', published.name).lower()}.txt"
+        data = f"{published.name} {published.version}\n".encode()
+        zf.writestr(arc, data)
+        records.append(_record_line(arc, data))
+        for name in license_files(published):
             arc = f"{info}/licenses/{name}"
-            data = (ROOT / name).read_bytes()
+            data = (published.base / name).read_bytes()
             zf.writestr(arc, data)
             records.append(_record_line(arc, data))
         for name, text in (("METADATA", metadata), ("WHEEL", wheel)):
@@ -316,34 +660,102 @@ def write_wheel(pkg: Path, dist: Path) -> Path:
     return whl
 
 
+# The source distribution holds the tracked files a build reads, and nothing else:
+# these files, and under these folders every file but Go tests and test data.
+SDIST_FILES = ("build.py", "memview_backend.py", "gopyext.py", "gopyfast.py", "pyproject.toml", "go.mod",
+               "go.sum", "LICENSE", "README.md", "requirements-dev.txt", "tools/gobridge.py", "tools/tools.go")
+SDIST_DIRS = ("memview", "cuda", "pyext", "python/memview", "tools/gopysig")
+
+
+def in_sdist(rel: str) -> bool:
+    parts = rel.split("/")
+    if rel in SDIST_FILES:
+        return True
+    return (any(rel.startswith(d + "/") for d in SDIST_DIRS) and "testdata" not in parts
+            and "__pycache__" not in parts and not rel.endswith(("_test.go", ".pyc")))
+
+
+def sdist_files() -> list[str]:
+    """The files of the sdist, relative to ROOT: the tracked ones (git ls-files) in a
+    checkout; in an unpacked sdist, which has no git, those it holds."""
+    r = None
+    if (ROOT / ".git").exists() and shutil.which("git"):
+        r = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True)
+    if r is not None and r.returncode == 0:
+        files = r.stdout.decode().split("\0")
+    else:
+        files = [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*") if p.is_file()]
+    return sorted(f for f in files if f and in_sdist(f) and (ROOT / f).is_file())
+
+
+def write_sdist(dist: Path) -> Path:
+    """Write dist/memview-VERSION.tar.gz: PKG-INFO (the wheel's core metadata) and
+    sdist_files() under memview-VERSION/."""
+    base = f"{NAME}-{VERSION}"
+    dist.mkdir(parents=True, exist_ok=True)
+    out = dist / f"{base}.tar.gz"
+    mtime = int(os.environ.get("SOURCE_DATE_EPOCH", "0")) or None
+
+    def add(tf, arc, data, mode):
+        info = tarfile.TarInfo(f"{base}/{arc}")
+        info.size, info.mode = len(data), mode
+        info.mtime = mtime if mtime is not None else int(time.time())
+        import io
+        tf.addfile(info, io.BytesIO(data))
+
+    with tarfile.open(out, "w:gz", format=tarfile.PAX_FORMAT) as tf:
+        add(tf, "PKG-INFO", wheel_metadata().encode(), 0o644)
+        for rel in sdist_files():
+            path = ROOT / rel
+            add(tf, rel, path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
+    log(f"wrote {out}")
+    return out
+
+
+def get_requires_for_build_sdist(config_settings=None):
+    """PEP 517: writing the sdist needs nothing."""
+    return []
+
+
+def build_sdist(sdist_directory, config_settings=None):
+    """PEP 517: the source distribution (write_sdist)."""
+    if config_settings:
+        parse_command("sdist", [f"--{k}" for k in config_settings])  # refused: sdist takes no settings
+    return write_sdist(Path(sdist_directory)).name
+
+
 def get_requires_for_build_wheel(config_settings=None):
-    """PEP 517: the build needs pybindgen (gopy's C generator)."""
-    return ["pybindgen==0.22.1"]
+    """PEP 517: the build needs pybindgen (gopy's C generator), and zig (PyPI's
+    ziglang) unless config setting cc is "system"."""
+    ns = parse_config_settings(config_settings)
+    return ["pybindgen==0.22.1"] + ([ZIGLANG] if ns.cc == "zig" else [])
 
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
-    """PEP 517: build the extension with this interpreter and pack a wheel;
-    config setting "with" (one directory or a list) adds Go packages."""
-    dirs = (config_settings or {}).get("with") or []
-    dirs = [dirs] if isinstance(dirs, str) else list(dirs)
-    out = BUILD / "pep517"
-    pkg = build_ext(Path(sys.executable), out, with_dirs=[str(Path(d).resolve()) for d in dirs])
-    return write_wheel(pkg, Path(wheel_directory)).name
+    """PEP 517: build the extension with this interpreter and pack a wheel. The
+    config settings are wheel's options: with (one directory or a list), name,
+    version, arch and cc (parse_config_settings)."""
+    ns = parse_config_settings(config_settings)
+    published = distribution(ns)
+    out = BUILD / ("pep517" if ns.arch in (None, host_arch()) else f"pep517-{ns.arch}")
+    pkg = build_ext(Path(sys.executable), out, with_pkgs=ns.with_pkgs, cc=ns.cc, arch=ns.arch)
+    return write_wheel(pkg, Path(wheel_directory), arch=ns.arch, cc=ns.cc, published=published).name
 
 
 # ---------------------------------------------------------------- commands
 
 
-def cmd_ext(args):
-    dirs, _ = split_with(args)
+def cmd_ext(ns):
     setup_venv()
-    return build_ext(venv_python(), BUILD / "pkg", with_dirs=dirs)
+    out = BUILD / ("pkg" if ns.arch in (None, host_arch()) else f"pkg-{ns.arch}")
+    return build_ext(venv_python(), out, with_pkgs=ns.with_pkgs, cc=ns.cc, arch=ns.arch)
 
 
 def examples_ext() -> Path:
     """memview with the Go packages of examples/ (the demo and the benchmarks use them)."""
     setup_venv()
-    return build_ext(venv_python(), BUILD / "examples", with_dirs=[str(ROOT / d) for d in EXAMPLES + BENCH_WITH])
+    return build_ext(venv_python(), BUILD / "examples",
+                     with_pkgs=[WithPackage(str(ROOT / d)) for d in EXAMPLES + BENCH_WITH])
 
 
 # The sanitizer build (build.py pytest --sanitize). Python is not built with ASan, so
@@ -362,32 +774,41 @@ def sanitizer_env() -> dict:
             "UBSAN_OPTIONS": f"halt_on_error=1:print_stacktrace=1:log_path={log}"}
 
 
-def pytest(pkgdir: Path, args: list[str], extra_env: dict | None = None) -> None:
-    """Run pytest on tests/ and examples/ (or on the paths given in args) against pkgdir."""
-    env = dict(os.environ, PYTHONPATH=str(pkgdir.parent), **(extra_env or {}))
+def pytest(pkgdir: Path, args: list[str], extra_env: dict | None = None, python: Path | None = None) -> None:
+    """Run pytest on tests/ and examples/ (or on the paths given in args) against pkgdir
+    (first on PYTHONPATH), with python (default: .build/venv's)."""
+    path = os.pathsep.join([str(pkgdir.parent)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))
+    env = dict(os.environ, PYTHONPATH=path, **(extra_env or {}))
     targets = [] if any(not a.startswith("-") for a in args) else [ROOT / "tests", ROOT / "examples"]
-    run([venv_python(), "-m", "pytest", "-q", "-p", "no:cacheprovider", *args, *targets], env=env)
+    run([python or venv_python(), "-m", "pytest", "-q", "-p", "no:cacheprovider", *args, *targets], env=env)
 
 
-def cmd_pytest(args):
+def cmd_pytest(ns):
     """The test build: memview with its self-test hooks and the Go packages of
     examples/ and tests/gopkg (optionally a GOEXPERIMENT=cgocheck2 build)."""
     setup_venv()
     out, goexperiment = BUILD / "test", None
-    if "--cgocheck2" in args:
-        args = [a for a in args if a != "--cgocheck2"]
+    arch = getattr(ns, "arch", None)
+    cross = arch not in (None, host_arch())
+    if cross and not ns.python:
+        sys.exit(f"[build.py] pytest --arch {arch} needs --python: an interpreter for {arch} "
+                 "(tools/aarch64-root.sh makes one that runs under qemu)")
+    if cross:
+        out = BUILD / f"test-{arch}"
+    if getattr(ns, "cgocheck2", False):
         out, goexperiment = BUILD / "cgocheck2", "cgocheck2"
-    sanitize = "--sanitize" in args
+    sanitize = getattr(ns, "sanitize", False)
     if sanitize:
-        args = [a for a in args if a != "--sanitize"]
         out = BUILD / "sanitize"
         os.environ.setdefault("MEMVIEW_LDFLAGS", " ")  # keep the symbols a report names
     pkg = build_ext(venv_python(), out, goexperiment=goexperiment,
-                    with_dirs=[str(ROOT / d) for d in TEST_WITH], tags=TEST_TAGS, sanitize=sanitize)
-    pytest(pkg, args, sanitizer_env() if sanitize else None)
+                    with_pkgs=[with_option(str(ROOT / d)) for d in TEST_WITH], tags=TEST_TAGS, sanitize=sanitize,
+                    cc="zig" if cross else "system", arch=arch)
+    python = getattr(ns, "python", None)
+    pytest(pkg, ns.args, sanitizer_env() if sanitize else None, python=Path(python) if python else None)
 
 
-def cmd_gotest(args):
+def cmd_gotest(ns):
     check_go()
     # The core must build without cgo (so must pyext/pymsg, the wording of messages);
     # cuda/ loads the driver through cgo (dlopen), and its no-cgo twin lets its
@@ -409,42 +830,47 @@ def cmd_gotest(args):
         run(["go", "vet", "./..."], cwd=ROOT / d, env=cgo)
 
 
-def cmd_test(args):
-    cmd_gotest(args)
-    cmd_pytest(args)
+def cmd_test(ns):
+    cmd_gotest(ns)
+    cmd_pytest(ns)
 
 
-def cmd_demo(args):
+def cmd_demo(ns):
     pkg = examples_ext()
     env = dict(os.environ, PYTHONPATH=str(pkg.parent))
     run([venv_python(), ROOT / "examples" / "demo.py"], env=env)
 
 
-def cmd_bench(args):
+def cmd_bench(ns):
     pkg = examples_ext()
     env = dict(os.environ, PYTHONPATH=str(pkg.parent))
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
         # a header per script: tools/benchplot.py reads saved output by these
         print(f"### benchmarks/{script.name}", flush=True)
-        run([venv_python(), script, *args], env=env)
+        run([venv_python(), script, *ns.args], env=env)
 
 
-def cmd_wheel(args):
-    dirs, _ = split_with(args)
+def cmd_wheel(ns):
+    published = distribution(ns)
     setup_venv()
-    pkg = build_ext(venv_python(), BUILD / "wheel", with_dirs=dirs)
-    write_wheel(pkg, ROOT / "dist")
+    out = BUILD / ("wheel" if ns.arch in (None, host_arch()) else f"wheel-{ns.arch}")
+    pkg = build_ext(venv_python(), out, with_pkgs=ns.with_pkgs, cc=ns.cc, arch=ns.arch)
+    write_wheel(pkg, ROOT / "dist", arch=ns.arch, cc=ns.cc, published=published)
 
 
-def cmd_gpu_check(args):
+def cmd_sdist(ns):
+    write_sdist(ROOT / "dist")
+
+
+def cmd_gpu_check(ns):
     """Install a prebuilt wheel (no Go needed) and run every GPU test (marker `gpu`,
     across the whole suite) and the GPU benchmarks, each step with a time limit so
     that the whole check ends within 8 minutes."""
     wheels = sorted((ROOT / "dist").glob(f"{NAME}-*-abi3-*.whl"))
-    wheel = Path(args[0]) if args else (wheels[-1] if wheels else None)
+    wheel = Path(ns.wheel) if ns.wheel else (wheels[-1] if wheels else None)
     if wheel is None or not wheel.exists():
         sys.exit("gpu-check: no wheel given and none in dist/ (build one with `python3 build.py wheel`)")
-    out = Path(args[1] if len(args) > 1 else os.environ.get("OUT") or ROOT / "gpu-results")
+    out = Path(ns.outdir or os.environ.get("OUT") or ROOT / "gpu-results")
     out.mkdir(parents=True, exist_ok=True)
     import platform
     import tempfile
@@ -497,13 +923,13 @@ def setup_docs_venv() -> Path:
     return py
 
 
-def cmd_docs(args):
+def cmd_docs(ns):
     """Build the site from docs/ (mkdocs.yml) with warnings as errors. The API
     reference is read from python/memview's stubs and docstrings without importing
     the extension; the benchmark plot is drawn from docs/benchmarks/bench-output.txt
     by tools/benchplot.py (a hook in mkdocs.yml)."""
     py = setup_docs_venv()
-    run([py, "-m", "mkdocs", "build", "--strict", "--site-dir", BUILD / "site", *args],
+    run([py, "-m", "mkdocs", "build", "--strict", "--site-dir", BUILD / "site", *ns.args],
         env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
     log(f"docs in {BUILD / 'site'}/index.html")
 
@@ -511,7 +937,7 @@ def cmd_docs(args):
 STATICCHECK = "honnef.co/go/tools/cmd/staticcheck@v0.8.2"
 
 
-def cmd_lint(args):
+def cmd_lint(ns):
     """The checks that read the code: pyext's C layering, ruff over the Python,
     staticcheck over the Go (with and without cgo) and stubtest of the stubs
     against the built extension (built into .build/pkg first where it is not)."""
@@ -536,21 +962,32 @@ def cmd_lint(args):
     run([sc, "./cuda/...", "./pyext/..."], env=gopyext.cgo_env(py, go_env({"CGO_ENABLED": "1"})))
     pkg = BUILD / "pkg" / NAME
     if not pkg.exists():
-        pkg = cmd_ext([])
+        pkg = cmd_ext(parse_command("ext", []))
     run([py, "-m", "mypy.stubtest", "memview", "--mypy-config-file", ROOT / "tools" / "stubtest.ini",
          "--allowlist", ROOT / "tools" / "stubtest_allowlist.txt"],
         env=dict(os.environ, PYTHONPATH=str(pkg.parent)))
 
 
 COMMANDS = {"demo": cmd_demo, "test": cmd_test, "pytest": cmd_pytest, "gotest": cmd_gotest,
-            "bench": cmd_bench, "wheel": cmd_wheel, "ext": cmd_ext, "gpu-check": cmd_gpu_check,
+            "bench": cmd_bench, "wheel": cmd_wheel, "ext": cmd_ext, "sdist": cmd_sdist, "gpu-check": cmd_gpu_check,
             "docs": cmd_docs, "lint": cmd_lint}
 
-if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+
+def main(argv: list[str]) -> None:
+    if argv[:1] in (["-h"], ["--help"]):
         print(__doc__)
+        return
+    if not argv or argv[0] not in COMMANDS:
+        print(__doc__, file=sys.stderr)
+        what = f"unknown command {argv[0]!r}" if argv else "no command given"
+        print(f"build.py: {what} (commands: {', '.join(COMMANDS)}; build.py COMMAND --help tells more)",
+              file=sys.stderr)
         sys.exit(2)
+    COMMANDS[argv[0]](parse_command(argv[0], argv[1:]))
+
+
+if __name__ == "__main__":
     try:
-        COMMANDS[sys.argv[1]](sys.argv[2:])
+        main(sys.argv[1:])
     except subprocess.CalledProcessError as e:
         sys.exit(f"[build.py] failed ({e.returncode}): {' '.join(map(str, e.cmd))}")

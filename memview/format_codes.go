@@ -48,7 +48,7 @@ var formatCodes = map[string]formatCode{
 	"e": {2, 2, 2, 'f'}, "f": {4, 4, 4, 'f'}, "d": {8, 8, eightAlign, 'f'},
 	"Ze": {4, 4, 2, 'c'}, "Zf": {8, 8, 4, 'c'}, "Zd": {16, 16, eightAlign, 'c'},
 	"s": {1, 1, 1, 'S'}, "p": {1, 1, 1, 'V'}, "x": {1, 1, 1, 'V'},
-	// NumPy's extensions: x86-64 long double (80-bit extended in 16 bytes) and
+	// NumPy's extensions: long double (16 bytes: x87 extended on x86-64, binary128 on arm64; longdouble.go) and
 	// its complex, and UCS-4 characters ("3w" is NumPy's "<U3").
 	"g": {16, 16, 16, 'f'}, "Zg": {32, 32, 16, 'c'}, "w": {4, 4, 4, 'U'},
 }

@@ -125,11 +125,11 @@ func putUint(o binary.ByteOrder, e []byte, v uint64) {
 	}
 }
 
-// getFloat reads a half, single, double or extended from e (2, 4, 8 or 16
+// getFloat reads a half, single, double or long double from e (2, 4, 8 or 16
 // bytes).
 func getFloat(o binary.ByteOrder, e []byte) float64 {
 	if len(e) == 16 {
-		return extendedToFloat64(o, e)
+		return longDoubleToFloat64(o, e)
 	}
 	u, _ := getUint(o, e)
 	switch len(e) {
@@ -253,8 +253,8 @@ func unpackElem(f *Field, e []byte, path string) (any, error) {
 // Accepted Go types: '?' bool; 'c' byte, or a []byte or string of length 1;
 // integer codes any Go integer type, in the range of the field (as struct,
 // 'P' also takes negative values and stores them in two's complement); e f d
-// any Go integer or float ('g' keeps every float64 exactly; Unpack rounds an
-// extended value to the nearest float64); Ze Zf Zd Zg also complex64 and
+// any Go integer or float ('g' keeps every float64 exactly; Unpack rounds a
+// long double to the nearest float64); Ze Zf Zd Zg also complex64 and
 // complex128; 'w' a string (Unpack drops trailing NULs, as NumPy); s, p and
 // named x a []byte or string, zero-padded when shorter and truncated when
 // longer ('p' as struct's Pascal string); a record, a repeat or a sub-array
@@ -448,7 +448,7 @@ func putFloat(o binary.ByteOrder, e []byte, x float64, native bool) error {
 		}
 		o.PutUint32(e, math.Float32bits(y))
 	case 16:
-		float64ToExtended(o, e, x)
+		float64ToLongDouble(o, e, x)
 	default:
 		o.PutUint64(e, math.Float64bits(x))
 	}

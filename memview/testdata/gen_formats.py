@@ -2,7 +2,7 @@
 
 Run from the repository root with a Python that has NumPy 2.x:
 
-    python3 build.py pytest -q tests/test_create.py   # once, makes .build/venv
+    python3 build.py pytest -- -q tests/test_create.py   # once, makes .build/venv
     .build/venv/bin/python memview/testdata/gen_formats.py
 
 Two sources of truth, both on linux/x86-64:

@@ -5,7 +5,7 @@ facade, tests/test_layouts_golden.py).
 
 Run from the repository root with a Python that has NumPy 2.x:
 
-    python3 build.py pytest -q tests/test_create.py   # once, makes .build/venv
+    python3 build.py pytest -- -q tests/test_create.py   # once, makes .build/venv
     .build/venv/bin/python memview/testdata/gen_layouts.py
 
 Each case is an array (itemsize, shape, byte strides, the offset of element 0

@@ -41,7 +41,26 @@ def _one_go_runtime():
             "python3 build.py wheel --with DIR")
 
 
+def _one_distribution():
+    """Warn where two distributions installed this package: each wheel that holds
+    memview (memview's own, or a Go developer's built --with) writes a marker of its
+    name here, and pip, which ignores Provides-Dist, lets one overwrite the other's
+    files and leaves both markers."""
+    try:
+        names = sorted(f[len("_dist-"):-len(".txt")] for f in _os.listdir(_HERE)
+                       if f.startswith("_dist-") and f.endswith(".txt"))
+    except OSError:
+        return
+    if len(names) > 1:
+        _warnings.warn(
+            f"memview in {_HERE} was installed by {len(names)} distributions, {' and '.join(names)}, "
+            "which overwrite each other's files (pip does not read Provides-Dist): uninstall all but one "
+            "and reinstall it (a Go developer's distribution holds memview itself)",
+            RuntimeWarning, stacklevel=2)
+
+
 _one_go_runtime()
+_one_distribution()
 
 from ._ext import pyext as _pyext  # noqa: E402  (loads the extension: memview's Go runtime)
 

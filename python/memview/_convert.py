@@ -1,11 +1,12 @@
 """Python values to and from the bytes of one number, as NumPy converts them:
-range checks, float16 NaN payloads, x86-64 extended precision ('g') and UCS-4
-strings ('w'). The struct module does the rest; _dtypes and _formats build on
+range checks, float16 NaN payloads, long double ('g': x87 extended precision on
+x86-64, IEEE binary128 on aarch64, as the platform's) and UCS-4 strings ('w'). The struct module does the rest; _dtypes and _formats build on
 this module, which imports neither (only the generated dtype table)."""
 from __future__ import annotations
 
 import math
 import operator
+import platform
 import struct
 
 from . import _dtypes_table
@@ -149,6 +150,49 @@ def float_to_extended(x: float, big: bool) -> bytes:
         se |= e - 1 + 16383
     le = mant.to_bytes(8, "little") + se.to_bytes(2, "little") + bytes(6)
     return le[::-1] if big else le
+
+
+# -- IEEE 754 binary128: sign, 15-bit exponent (bias 16383), 112-bit fraction with an
+# implicit integer bit; long double on 64-bit Arm, RISC-V and IBM Z Linux.
+
+def quad_to_float(b, big: bool) -> float:
+    """The nearest float to the binary128 value in the 16 bytes b."""
+    v = int.from_bytes(bytes(b), "big" if big else "little")
+    sign = -1.0 if v >> 127 else 1.0
+    exp, frac = v >> 112 & 0x7FFF, v & ((1 << 112) - 1)
+    if exp == 0x7FFF:
+        if frac == 0:
+            return sign * math.inf
+        return math.copysign(_D.unpack(_Q.pack(0x7FF8000000000000 | frac >> 60))[0], sign)
+    if exp == 0 and frac == 0:
+        return math.copysign(0.0, sign)
+    mant = frac | 1 << 112 if exp else frac
+    shift = max(exp, 1) - 16383 - 112
+    try:  # int / int and int * 2**k are correctly rounded
+        x = float(mant * (1 << shift)) if shift >= 0 else mant / (1 << -shift)
+    except OverflowError:
+        return sign * math.inf
+    return math.copysign(x, sign)
+
+
+def float_to_quad(x: float, big: bool) -> bytes:
+    """The 16 bytes of x as a binary128 value (exact)."""
+    v = 1 << 127 if math.copysign(1.0, x) < 0 else 0
+    if math.isinf(x):
+        v |= 0x7FFF << 112
+    elif x != x:
+        frac = _Q.unpack(_D.pack(x))[0] & 0xFFFFFFFFFFFFF
+        v |= 0x7FFF << 112 | 1 << 111 | frac << 60
+    elif x != 0:
+        m, e = math.frexp(abs(x))  # x = m * 2**e, m in [0.5, 1): normal in binary128
+        v |= (e - 1 + 16383) << 112 | (int(m * (1 << 53)) & 0xFFFFFFFFFFFFF) << 60
+    return v.to_bytes(16, "big" if big else "little")
+
+
+# The platform's long double, 16 bytes either way ('g', NumPy's longdouble)
+LONG_DOUBLE_BINARY128 = platform.machine().lower() in ("aarch64", "arm64", "riscv64", "s390x")
+long_double_to_float = quad_to_float if LONG_DOUBLE_BINARY128 else extended_to_float
+float_to_long_double = float_to_quad if LONG_DOUBLE_BINARY128 else float_to_extended
 
 
 # -- UCS-4 ('w', NumPy's str dtype)

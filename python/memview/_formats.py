@@ -52,11 +52,11 @@ class _Leaf:
             raw = bytes(buf[off:off + self.size])
             if self.code == "w":  # UCS-4, trailing NULs dropped as NumPy reads str items
                 return _convert.ucs4_to_str(raw, self.big)
-            if self.code == "g":  # extended precision: the nearest float
-                return _convert.extended_to_float(raw, self.big)
+            if self.code == "g":  # the platform's long double: the nearest float
+                return _convert.long_double_to_float(raw, self.big)
             if self.code == "Zg":
-                return complex(_convert.extended_to_float(raw[:16], self.big),
-                               _convert.extended_to_float(raw[16:], self.big))
+                return complex(_convert.long_double_to_float(raw[:16], self.big),
+                               _convert.long_double_to_float(raw[16:], self.big))
             if self.code == "p":  # a Pascal string: its length, then at most size - 1 bytes
                 return raw[1:1 + min(raw[0], self.size - 1)] if raw else b""
             if self.code == "s":  # NumPy's bytes fields drop trailing NULs
@@ -74,11 +74,11 @@ class _Leaf:
             buf[off:off + self.size] = _convert.str_to_ucs4(value, self.size, self.big)
             return
         if self.code == "g":
-            buf[off:off + 16] = _convert.float_to_extended(_convert.convert("float64", value), self.big)
+            buf[off:off + 16] = _convert.float_to_long_double(_convert.convert("float64", value), self.big)
             return
         if self.code == "Zg":
             re, im = _convert.convert("complex128", value)
-            buf[off:off + 32] = _convert.float_to_extended(re, self.big) + _convert.float_to_extended(im, self.big)
+            buf[off:off + 32] = _convert.float_to_long_double(re, self.big) + _convert.float_to_long_double(im, self.big)
             return
         if self.struct is None:
             self._put_bytes(buf, off, value)
