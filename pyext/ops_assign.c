@@ -121,6 +121,16 @@ typedef struct {
     char item[32];       /* one packed item, when it fits */
 } source;
 
+/* whole_of sets t's layout to all of a (a 0-d array has no shape to copy) */
+static void
+whole_of(target *t, const MVArray *a)
+{
+    for (int k = 0; k < a->ndim; k++) {
+        t->shape[k] = a->shape[k];
+        t->strides[k] = a->strides[k];
+    }
+}
+
 static void
 source_init(source *s)
 {
@@ -882,8 +892,7 @@ mv_assign_all(MVArray *a, PyObject *value)
     if (mv_check_live(a) < 0)
         return -1;
     target t = {.arr = a, .buf = a->buf, .nd = a->ndim};
-    memcpy(t.shape, a->shape, (size_t)a->ndim * sizeof(Py_ssize_t));
-    memcpy(t.strides, a->strides, (size_t)a->ndim * sizeof(Py_ssize_t));
+    whole_of(&t, a);
     return assign(&t, value, (PyObject *)a);
 }
 
@@ -940,8 +949,7 @@ array_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     }
     if (rc == 0) {
         target t = {.arr = a, .buf = a->buf, .nd = a->ndim};
-        memcpy(t.shape, a->shape, (size_t)a->ndim * sizeof(Py_ssize_t));
-        memcpy(t.strides, a->strides, (size_t)a->ndim * sizeof(Py_ssize_t));
+        whole_of(&t, a);
         rc = write_source(&t, &s);
     }
     source_clear(&s);
@@ -1095,8 +1103,7 @@ core_copyto(PyObject *mod, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
             }
             if (rc == 0) {
                 target tg = {.arr = a, .buf = a->buf, .nd = a->ndim};
-                memcpy(tg.shape, a->shape, (size_t)a->ndim * sizeof(Py_ssize_t));
-                memcpy(tg.strides, a->strides, (size_t)a->ndim * sizeof(Py_ssize_t));
+                whole_of(&tg, a);
                 if (a->readonly) {
                     PyErr_SetString(PyExc_ValueError, "memview: assignment destination is read-only");
                     rc = -1;

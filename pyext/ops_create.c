@@ -441,6 +441,8 @@ array_tobytes(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject 
     if (b == NULL)
         return NULL;
     char *out = PyBytes_AsString(b);
+    if (a->len == 0)
+        return b;
     if ((order == 'C' && a->c_contig) || (order == 'F' && a->f_contig)) {
         NOGIL(a->len >= MV_NOGIL_MIN, memcpy(out, a->buf, (size_t)a->len));
         return b;
