@@ -49,13 +49,12 @@ import_as(PyObject *obj, Py_buffer *view, int nd, const Py_ssize_t *vshape, cons
         if (n > 0 && __builtin_mul_overflow(sd, n, &sd))
             return NULL;
     }
-    Py_ssize_t count = 1, size = 1, imin = 0, imax = 0, bytes;
+    Py_ssize_t count = 1, imin = 0, imax = 0, bytes;
     Py_ssize_t mask = (itemsize & (itemsize - 1)) == 0 ? itemsize - 1 : -1; /* a power of two: no division */
     for (int k = 0; k < nd; k++) {
         Py_ssize_t n = vshape[k], d;
         if (mask >= 0 ? (strides[k] & mask) != 0 : strides[k] % itemsize != 0)
             return NULL;
-        size *= n;
         if (n == 0)
             continue;
         if (__builtin_mul_overflow(count, n, &count) || __builtin_mul_overflow(strides[k], n - 1, &d) ||
