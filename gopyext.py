@@ -515,6 +515,71 @@ def binding(fn: dict) -> dict | None:
             "error_only": error_only}
 
 
+PY_BASIC = {**{t: "int" for t in ("int8", "int16", "int32", "rune", "int64", "int", "uint8", "byte", "uint16",
+                                   "uint32", "uint64", "uint", "uintptr")},
+            "float32": "float", "float64": "float", "complex64": "complex", "complex128": "complex",
+            "bool": "bool", "string": "str", "error": "None"}
+
+
+def py_type(t: str, pkg: dict, result: bool = False, under: str = "") -> str:
+    """The Python type of a value of Go type t, as the stub writes it: for a
+    parameter (what it takes) or a result (what it returns)."""
+    if t in PY_BASIC:
+        return PY_BASIC[t]
+    if t == ARRAY:
+        return "memview.Array" if result else "Buffer"
+    if t.startswith("[]"):
+        if t[2:] in SLICE_ELEMS:
+            return "memview.Array" if result else "Buffer | None"
+        return "object"
+    m = re.fullmatch(r"\[(\d+)\](.+)", t)
+    if m:
+        return "bytes" if m[2] in ("byte", "uint8") else f"tuple[{py_type(m[2], pkg, result)}, ...]"
+    own = pkg["path"] + "."
+    ptr = t.startswith("*")
+    base = t[1:] if ptr else t
+    if base.startswith(own) and base[len(own):].isidentifier():
+        name = base[len(own):]
+        if under in PY_BASIC and not result:
+            return f"{name} | {PY_BASIC[under]}"
+        return f"{name} | None" if ptr and result else name
+    if t.startswith("func("):
+        return "Callable[..., Any]"
+    if under in PY_BASIC:
+        return PY_BASIC[under]
+    return "object"
+
+
+def py_results(fn: dict, pkg: dict) -> str:
+    res = [t for t in fn["results"]]
+    if res and res[-1] == "error":
+        res = res[:-1]
+    if not res:
+        return "None"
+    if len(res) == 1:
+        return py_type(res[0], pkg, result=True)
+    return "tuple[" + ", ".join(py_type(t, pkg, result=True) for t in res) + "]"
+
+
+def doc_entry(fn: dict, pkg: dict) -> dict:
+    """How one bound function or method presents itself to Python: its
+    parameters [Python name, gopy's name, positional-only], the typed
+    signature as the stub writes it and the Go declaration."""
+    params = []
+    typed = []
+    for i, p in enumerate(fn["params"]):
+        name, pos = gopyfast.py_name(p, i)
+        params.append([name, p["name"], pos])
+        typed.append(f"{name}: {py_type(p['type'], pkg, under=p.get('under', ''))}")
+    if any(pos for _, _, pos in params):
+        last = max(i for i, (_, _, pos) in enumerate(params) if pos)
+        typed.insert(last + 1, "/")
+    if fn["variadic"] and typed:
+        typed[-1] = "*" + typed[-1]
+    return {"params": params, "typed": f"{fn['name']}({', '.join(typed)}) -> {py_results(fn, pkg)}",
+            "go": fn.get("go", ""), "doc": fn.get("doc", "").strip(), "variadic": fn["variadic"]}
+
+
 def bindings_table(signatures: list[dict]) -> dict:
     """The table memview/_ext/_bindings.py holds, by Go package name."""
     table = {}
@@ -525,7 +590,11 @@ def bindings_table(signatures: list[dict]) -> dict:
             ms = {f["name"]: b for f in fns if (b := binding(f))}
             if ms:
                 methods[typ] = ms
-        table[pkg["name"]] = {"path": pkg["path"], "funcs": funcs, "methods": methods}
+        docs = {f["name"]: doc_entry(f, pkg) for f in pkg["funcs"]}
+        for typ, fns in pkg["methods"].items():
+            docs.update({f"{typ}.{f['name']}": doc_entry(f, pkg) for f in fns})
+        table[pkg["name"]] = {"path": pkg["path"], "funcs": funcs, "methods": methods, "docs": docs,
+                              "errors": list(pkg.get("errors") or [])}
     return table
 
 

@@ -455,12 +455,17 @@ find_def(const char *qualname, PyObject *cls)
 }
 
 /* with_doc is the method definition of entry d with the docstring of its
- * gopy path (gopy's, from the Go doc comment), or d's own where that has
+ * gopy path: its _memview_textdoc (the __text_signature__ line and the
+ * docstring, _gobind.present), else its __doc__, or d's own where that has
  * none. The copy lives as long as the process (the entry does). */
 static PyMethodDef *
 with_doc(const mv_fast_def *d, PyObject *gopy_path)
 {
-    PyObject *doc = PyObject_GetAttrString(gopy_path, "__doc__");
+    PyObject *doc = PyObject_GetAttrString(gopy_path, "_memview_textdoc");
+    if (doc == NULL) {
+        PyErr_Clear();
+        doc = PyObject_GetAttrString(gopy_path, "__doc__");
+    }
     const char *s = doc != NULL && PyUnicode_Check(doc) ? PyUnicode_AsUTF8AndSize(doc, NULL) : NULL;
     PyErr_Clear();
     if (s == NULL) {

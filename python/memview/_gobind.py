@@ -247,6 +247,7 @@ def own_path(qualname: str, params: dict, first: int):
     path.__name__ = qualname.rsplit(".", 1)[1]
     path.__qualname__ = qualname.split(".", 1)[1]
     path.__signature__ = sig
+    path._memview_own = True  # takes Go's parameter names already
     return path
 
 
@@ -317,6 +318,8 @@ def fast(mod, pkg: str) -> None:
         fn, cls = getattr(mod, name, None), result_class(result)
         if fn is None and f"{pkg}.{name}" in own:
             fn = own_path(f"{pkg}.{name}", own[f"{pkg}.{name}"], 0)
+            if (info := _doc_info(pkg, f"{pkg}.{name}")) is not None:
+                fn = _present(fn, f"{pkg}.{name}", info, 0)
         elif only_own:
             continue
         if not callable(fn) or (result and cls is None):
@@ -332,6 +335,8 @@ def fast(mod, pkg: str) -> None:
             fn, cls = owner.__dict__.get(name), result_class(result)
             if fn is None and f"{pkg}.{typ}.{name}" in own:
                 fn = own_path(f"{pkg}.{typ}.{name}", own[f"{pkg}.{typ}.{name}"], 1)
+                if (info := _doc_info(pkg, f"{pkg}.{typ}.{name}")) is not None:
+                    fn = _present(fn, f"{pkg}.{typ}.{name}", info, 1)
             elif only_own:
                 continue
             if not callable(fn) or (result and cls is None):
@@ -340,6 +345,130 @@ def fast(mod, pkg: str) -> None:
             if entry is not None:
                 setattr(owner, name, entry)
                 GOPY_METHODS[f"{pkg}.{typ}.{name}"] = fn
+
+
+def _text_signature(name: str, params: list, first: int, variadic: bool) -> str:
+    """The __text_signature__ line of a built-in entry: Go's parameter names,
+    "/" after the positional-only ones."""
+    parts = ["$self" if first else "$module"]
+    for i, (py, _, pos) in enumerate(params):
+        parts.append(("*" if variadic and i == len(params) - 1 else "") + py)
+        if pos and not any(p[2] for p in params[i + 1:]):
+            parts.append("/")
+    return f"{name}({', '.join(parts)})"
+
+
+def _signature(params: list, first: int, variadic: bool) -> inspect.Signature:
+    P = inspect.Parameter
+    out = [P("self", P.POSITIONAL_ONLY)] if first else []
+    for i, (py, _, pos) in enumerate(params):
+        kind = P.VAR_POSITIONAL if variadic and i == len(params) - 1 else \
+            P.POSITIONAL_ONLY if pos else P.POSITIONAL_OR_KEYWORD
+        out.append(P(py, kind))
+    return inspect.Signature(out)
+
+
+def _doc(info: dict) -> str:
+    """A bound function's docstring: the typed signature as the stub writes
+    it, the Go declaration, the Go doc comment."""
+    return "\n".join(x for x in (info["typed"], info["go"]) if x) + (f"\n\n{info['doc']}" if info["doc"] else "")
+
+
+def _present(fn, qualname: str, info: dict, first: int):
+    """fn (gopy's path, or memview's stand-in for it) as Python sees it: Go's
+    parameter names (keywords renamed with a trailing _ taken and passed to
+    gopy's name of them), its signature and its docstring (_doc). The entry
+    made with it takes its __text_signature__ from _memview_textdoc."""
+    params, variadic = info["params"], info["variadic"]
+    rename = {py: go for py, go, pos in params if py != go and not pos}
+    # gopy's names that are not Python's (myfrom, arg_0): no keyword
+    gopy_only = {go for py, go, pos in params if py != go} - {py for py, _, _ in params}
+    if (rename or gopy_only) and not getattr(fn, "_memview_own", False):
+        inner = fn
+
+        def fn(*args, **kwargs):
+            for k in kwargs:
+                if k in gopy_only:
+                    raise TypeError(f"{qualname}() got an unexpected keyword argument {k!r}")
+            return inner(*args, **{rename.get(k, k): v for k, v in kwargs.items()})
+
+        fn.__wrapped__ = inner
+    name = qualname.rsplit(".", 1)[1]
+    try:
+        fn.__name__ = name
+        fn.__qualname__ = qualname.split(".", 1)[1]
+        fn.__doc__ = _doc(info)
+        fn.__signature__ = _signature(params, first, variadic)
+        fn._memview_textdoc = f"{_text_signature(name, params, first, variadic)}\n--\n\n{fn.__doc__}"
+    except (AttributeError, TypeError):
+        pass
+    return fn
+
+
+def present(mod, pkg: str) -> None:
+    """Give the functions and methods of gopy's module mod (bound) Go's
+    parameter names, signatures and docstrings (_present)."""
+    docs = _bindings.PACKAGES[pkg].get("docs", {})
+    for key, info in docs.items():
+        if "." in key:
+            typ, name = key.split(".")
+            cls = getattr(mod, typ, None)
+            fn = cls.__dict__.get(name) if isinstance(cls, type) else None
+            if callable(fn):
+                setattr(cls, name, _present(fn, f"{pkg}.{key}", info, 1))
+        else:
+            fn = getattr(mod, key, None)
+            if callable(fn) and not isinstance(fn, type):
+                setattr(mod, key, _present(fn, f"{pkg}.{key}", info, 0))
+
+
+def _doc_info(pkg: str, qualname: str):
+    return _bindings.PACKAGES[pkg].get("docs", {}).get(qualname.split(".", 1)[1])
+
+
+# The exception classes of the bound packages' sentinel errors, by "pkg.Name"
+# (kept for good: Go holds their addresses).
+ERRORS: dict = {}
+
+
+def _base_error(mod, pkg: str) -> type:
+    """The base class of pkg's exception classes: pkg.Error (pkg.GoError where
+    the package exports an Error), a RuntimeError."""
+    existing = getattr(mod, "Error", None)
+    name = "Error" if existing is None or getattr(existing, "_memview_base", False) else "GoError"
+    base = getattr(mod, name, None)
+    if not (isinstance(base, type) and getattr(base, "_memview_base", False)):
+        base = type(name, (RuntimeError,), {"__module__": import_name(pkg), "_memview_base": True,
+                                            "__doc__": f"The base class of the errors of Go package "
+                                                       f"{_bindings.PACKAGES[pkg]['path']}."})
+        setattr(mod, name, base)
+    return base
+
+
+def bind_errors(mod, pkg: str) -> None:
+    """Make an exception class of each sentinel error of pkg in mod (an alias
+    is the class of the variable it copies), and hand Go each class, which a
+    Go error whose chain holds that sentinel raises (gopyrt/sentinels.go)."""
+    names = _bindings.PACKAGES[pkg].get("errors") or []
+    if not names:
+        return
+    from ._ext import pyext as _pyext
+    first = dict(line.split("=", 1) for line in _pyext.GoSentinels().splitlines() if "=" in line)
+    base = _base_error(mod, pkg)
+    where = import_name(pkg)
+    for name in names:
+        key = f"{pkg}.{name}"
+        same = first.get(key, key)
+        if same in ERRORS:
+            cls = ERRORS[same]
+        else:
+            cls = type(name, (base,), {"__module__": where, "__qualname__": name,
+                                       "__doc__": f"Go's {_bindings.PACKAGES[pkg]['path']}.{name}: "
+                                                  "raised for a Go error that is it or wraps it (errors.Is)."})
+            ERRORS[same] = cls
+        ERRORS[key] = cls
+        setattr(mod, name, cls)
+        _pyext.SetGoSentinelClass(key, id(cls))
 
 
 def bind_module(modname: str, pkg: str) -> None:
@@ -351,6 +480,8 @@ def bind_module(modname: str, pkg: str) -> None:
     mod = sys.modules[modname]
     if not getattr(mod, "_memview_bound", False):
         bind(mod, _bindings.PACKAGES[pkg], pkg)
+        present(mod, pkg)
+        bind_errors(mod, pkg)
         fast(mod, pkg)
         mod._memview_bound = True
 

@@ -20,8 +20,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
@@ -33,7 +36,9 @@ import (
 // Param is one parameter: its Python name and its full Go type.
 type Param struct {
 	Name string `json:"name"`
-	Type string `json:"type"`
+	// GoName: the name in the Go source ("" for an unnamed parameter).
+	GoName string `json:"go_name"`
+	Type   string `json:"type"`
 	// Handle: gopy's wrapper passes the argument's handle (x.handle), so it
 	// must be a gopy object; false for what gopy converts from a Python value
 	// (numbers, strings, bools and named types of them, errors, funcs).
@@ -70,6 +75,11 @@ type Func struct {
 	Blocks string `json:"blocks"`
 	// ValueRecv: a method with a value receiver (callable on a value object).
 	ValueRecv bool `json:"value_recv,omitempty"`
+	// Doc: the doc comment ("" where the package's syntax was not loaded).
+	Doc string `json:"doc"`
+	// Go: the declaration as Go writes it, the package's own names
+	// unqualified ("func Hash(b []byte) uint64", "func (p Point) Scaled(f float64) Point").
+	Go string `json:"go"`
 }
 
 // Package is what gopysig reports for one package.
@@ -80,6 +90,9 @@ type Package struct {
 	Methods map[string][]Func `json:"methods"` // by type name
 	// Structs: the exported structs of plain fields (valuekind.go), by name.
 	Structs map[string]*Value `json:"structs"`
+	// Errors: the exported package-level variables and constants whose type
+	// implements error (its sentinel errors), by name.
+	Errors []string `json:"errors"`
 }
 
 func main() {
@@ -129,7 +142,7 @@ func main() {
 		ro = newROAnalysis(pkgs)
 	}
 	for _, p := range pkgs {
-		out = append(out, describe(p.Types, ro))
+		out = append(out, describe(p.Types, ro, docComments(p)))
 	}
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", " ")
@@ -139,17 +152,36 @@ func main() {
 	}
 }
 
-func describe(p *types.Package, ro *roAnalysis) Package {
+// docComments are the doc comments of p's functions and methods, by the
+// position of their names (empty without p's syntax).
+func docComments(p *packages.Package) map[token.Pos]string {
+	out := map[token.Pos]string{}
+	for _, f := range p.Syntax {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Doc != nil {
+				out[fd.Name.Pos()] = fd.Doc.Text()
+			}
+		}
+	}
+	return out
+}
+
+func describe(p *types.Package, ro *roAnalysis, docs map[token.Pos]string) Package {
 	out := Package{Path: p.Path(), Name: p.Name(), Funcs: []Func{}, Methods: map[string][]Func{},
-		Structs: map[string]*Value{}}
+		Structs: map[string]*Value{}, Errors: []string{}}
 	scope := p.Scope()
 	names := scope.Names()
 	sort.Strings(names)
+	errType := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
 	for _, name := range names {
 		switch obj := scope.Lookup(name).(type) {
+		case *types.Var, *types.Const:
+			if obj.Exported() && types.Implements(obj.Type(), errType) {
+				out.Errors = append(out.Errors, name)
+			}
 		case *types.Func:
 			if obj.Exported() {
-				out.Funcs = append(out.Funcs, signature(obj, ro))
+				out.Funcs = append(out.Funcs, signature(obj, ro, docs))
 			}
 		case *types.TypeName:
 			if !obj.Exported() || obj.IsAlias() {
@@ -166,7 +198,7 @@ func describe(p *types.Package, ro *roAnalysis) Package {
 			var fs []Func
 			for i := range ms.Len() {
 				if m, ok := ms.At(i).Obj().(*types.Func); ok && m.Exported() {
-					fs = append(fs, signature(m, ro))
+					fs = append(fs, signature(m, ro, docs))
 				}
 			}
 			if len(fs) > 0 {
@@ -177,11 +209,12 @@ func describe(p *types.Package, ro *roAnalysis) Package {
 	return out
 }
 
-func signature(f *types.Func, ro *roAnalysis) Func {
+func signature(f *types.Func, ro *roAnalysis, docs map[token.Pos]string) Func {
 	sig := f.Type().(*types.Signature)
 	readonly := ro.params(f)
 	fn0 := ro.blocking(f)
-	fn := Func{Name: f.Name(), Params: []Param{}, Results: []string{}, Variadic: sig.Variadic(), Blocks: fn0}
+	fn := Func{Name: f.Name(), Params: []Param{}, Results: []string{}, Variadic: sig.Variadic(), Blocks: fn0,
+		Go: goDecl(f), Doc: docs[f.Pos()]}
 	if r := sig.Recv(); r != nil {
 		_, ptr := r.Type().(*types.Pointer)
 		fn.ValueRecv = !ptr
@@ -193,7 +226,7 @@ func signature(f *types.Func, ro *roAnalysis) Func {
 			t = types.Unalias(t).(*types.Slice).Elem() // gopy takes the elements as *args
 		}
 		_, isFunc := unalias(t).Underlying().(*types.Signature)
-		p := Param{Name: pySafeArg(v.Name(), i), Type: typeString(v.Type()),
+		p := Param{Name: pySafeArg(v.Name(), i), GoName: v.Name(), Type: typeString(v.Type()),
 			Handle: byHandle(t), Func: isFunc, Under: underKind(v.Type())}
 		if val := valueKind(v.Type()); val != nil && val.Kind == "struct" && !(sig.Variadic() && i == sig.Params().Len()-1) {
 			p.Value = val
@@ -210,6 +243,30 @@ func signature(f *types.Func, ro *roAnalysis) Func {
 		fn.Values = append(fn.Values, valueKind(sig.Results().At(i).Type()))
 	}
 	return fn
+}
+
+// goDecl is f's declaration as Go source writes it, without its body: the
+// names of f's own package unqualified, other packages by their names.
+func goDecl(f *types.Func) string {
+	q := func(p *types.Package) string {
+		if p == f.Pkg() {
+			return ""
+		}
+		return p.Name()
+	}
+	sig := f.Type().(*types.Signature)
+	var b bytes.Buffer
+	b.WriteString("func ")
+	if r := sig.Recv(); r != nil {
+		b.WriteString("(")
+		if r.Name() != "" && r.Name() != "_" {
+			b.WriteString(r.Name() + " ")
+		}
+		b.WriteString(types.TypeString(r.Type(), q) + ") ")
+	}
+	b.WriteString(f.Name())
+	types.WriteSignature(&b, sig, q)
+	return b.String()
 }
 
 // byHandle reports whether gopy passes a value of type t to Go by its handle.

@@ -1,0 +1,103 @@
+// Package tour is a small Go package as a Python user meets it: doc
+// comments, sentinel errors, a struct with a method, a named integer type
+// with constants and functions with several results.
+package tour
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// ErrEmpty is returned for an empty input.
+var ErrEmpty = errors.New("tour: empty input")
+
+// ErrRange is returned for a value out of range.
+var ErrRange = errors.New("tour: out of range")
+
+// EmptyInputErr is ErrEmpty under its older name.
+var EmptyInputErr = ErrEmpty
+
+// Mode is a rounding mode.
+type Mode int
+
+// The rounding modes Round knows.
+const (
+	// Floor rounds down.
+	Floor Mode = iota
+	// Ceil rounds up.
+	Ceil
+)
+
+// Point is a point in the plane.
+type Point struct {
+	X, Y float64
+}
+
+// Scaled returns p with both coordinates multiplied by f.
+func (p Point) Scaled(f float64) Point { return Point{p.X * f, p.Y * f} }
+
+// Hash returns the 64-bit FNV-1a hash of b.
+func Hash(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// Mean returns the mean of xs; an empty xs is an error wrapping ErrEmpty.
+func Mean(xs []float64) (float64, error) {
+	if len(xs) == 0 {
+		return 0, fmt.Errorf("tour.Mean: %w", ErrEmpty)
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs)), nil
+}
+
+// MinMax returns the smallest and the largest of xs (zeros for an empty xs).
+func MinMax(xs []float64) (lo, hi float64) {
+	for i, x := range xs {
+		if i == 0 || x < lo {
+			lo = x
+		}
+		if i == 0 || x > hi {
+			hi = x
+		}
+	}
+	return lo, hi
+}
+
+// Round rounds x as m says; a mode it does not know is ErrRange.
+func Round(x float64, m Mode) (int, error) {
+	switch m {
+	case Floor:
+		return int(math.Floor(x)), nil
+	case Ceil:
+		return int(math.Ceil(x)), nil
+	}
+	return 0, fmt.Errorf("tour.Round: mode %d: %w", int(m), ErrRange)
+}
+
+// Within reports whether x lies in [from, to): its parameters' names are
+// Python keywords.
+func Within(x, from, to float64) bool { return from <= x && x < to }
+
+// Pick returns zero: its parameters have no names.
+func Pick([]float64, int) float64 { return 0 }
+
+// Check returns ErrEmpty itself for zero, EmptyInputErr's value for one,
+// and nil otherwise.
+func Check(n int) error {
+	switch n {
+	case 0:
+		return ErrEmpty
+	case 1:
+		return EmptyInputErr
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+"""A bound Go package as Python presents it (tests/gopkgs/tour): Go's
+parameter names in signatures and keywords, docstrings with the typed and the
+Go signature and the Go doc comment, and Go's sentinel errors as exception
+classes that bound calls raise."""
+import inspect
+import os
+import pickle
+
+import numpy as np
+import pytest
+
+import memview as mv
+
+if "tour" not in mv.go_packages():
+    pytest.skip("tests/gopkgs/tour is built in by the test build (python3 build.py test)", allow_module_level=True)
+import tour  # noqa: E402
+
+GOPY_PATH = os.environ.get("MEMVIEW_GOPY_PATH") == "1"
+
+
+def test_signatures_have_go_names():
+    assert str(inspect.signature(tour.Hash)) == "(b)"
+    assert str(inspect.signature(tour.Mean)) == "(xs)"
+    assert str(inspect.signature(tour.MinMax)) == "(xs)"
+    assert str(inspect.signature(tour.Round)) == "(x, m)"
+    # Python keywords get a trailing _
+    assert str(inspect.signature(tour.Within)) == "(x, from_, to)"
+    # unnamed parameters are positional-only argN
+    assert str(inspect.signature(tour.Pick)) == "(arg0, arg1, /)"
+    # a method: self first
+    assert list(inspect.signature(tour.Point.Scaled).parameters) == ["self", "f"]
+
+
+def test_builtin_entries_carry_a_text_signature():
+    if GOPY_PATH:
+        pytest.skip("gopy's path: Python functions")
+    assert tour.Hash.__text_signature__ == "($module, b)"
+    assert tour.Within.__text_signature__ == "($module, x, from_, to)"
+    assert tour.Pick.__text_signature__ == "($module, arg0, arg1, /)"
+
+
+def test_keywords_work_by_go_names():
+    b = bytearray(b"abc")  # (gopy's path takes no read-only buffer)
+    assert tour.Hash(b=b) == tour.Hash(b) == 0xe71fa2190541574b  # FNV-1a 64 of "abc"
+    assert tour.Within(1.0, from_=0.0, to=2.0) is True
+    assert tour.Within(x=3.0, from_=0.0, to=2.0) is False
+    assert tour.Mean(xs=np.array([1.0, 2.0, 6.0])) == 3.0
+    assert tour.MinMax(xs=np.array([4.0, -1.0, 2.0])) == (-1.0, 4.0)
+    assert tour.Round(x=2.5, m=tour.Ceil) == 3
+    # not the names gopy gave them
+    with pytest.raises(TypeError):
+        tour.Within(1.0, myfrom=0.0, to=2.0)
+    # positional-only: no keyword
+    assert tour.Pick(np.zeros(3), 2) == 0.0
+    with pytest.raises(TypeError):
+        tour.Pick(arg0=np.zeros(3), arg1=2)
+
+
+def test_docstrings():
+    doc = tour.Hash.__doc__
+    lines = doc.splitlines()
+    assert lines[0] == "Hash(b: Buffer | None) -> int"
+    assert lines[1] == "func Hash(b []byte) uint64"
+    assert "Hash returns the 64-bit FNV-1a hash of b." in doc
+    assert "[]int" not in doc and "long" not in doc
+    assert tour.Mean.__doc__.splitlines()[:2] == ["Mean(xs: Buffer | None) -> float",
+                                                  "func Mean(xs []float64) (float64, error)"]
+    assert tour.MinMax.__doc__.splitlines()[0] == "MinMax(xs: Buffer | None) -> tuple[float, float]"
+    assert tour.Within.__doc__.splitlines()[0] == "Within(x: float, from_: float, to: float) -> bool"
+    assert tour.Pick.__doc__.splitlines()[0] == "Pick(arg0: Buffer | None, arg1: int, /) -> float"
+    assert "func (p Point) Scaled(f float64) Point" in tour.Point.Scaled.__doc__
+    assert "Scaled returns p with both coordinates multiplied by f." in tour.Point.Scaled.__doc__
+
+
+def test_sentinel_errors_are_exception_classes():
+    for name in ("ErrEmpty", "ErrRange", "EmptyInputErr"):
+        cls = getattr(tour, name)
+        assert isinstance(cls, type) and issubclass(cls, tour.Error) and issubclass(cls, RuntimeError)
+    assert tour.Error.__module__ == "tour"
+    # an alias is the same class
+    assert tour.EmptyInputErr is tour.ErrEmpty
+    assert tour.ErrEmpty is not tour.ErrRange
+
+
+def test_bound_calls_raise_the_sentinel_class():
+    # a wrapped sentinel (fmt.Errorf %w): errors.Is
+    with pytest.raises(tour.ErrEmpty, match=r"^tour\.Mean: tour: empty input$"):
+        tour.Mean(np.zeros(0))
+    with pytest.raises(tour.ErrRange, match="mode 7"):
+        tour.Round(1.0, 7)
+    # the sentinel itself, and its alias's value
+    with pytest.raises(tour.ErrEmpty, match="^tour: empty input$"):
+        tour.Check(0)
+    with pytest.raises(tour.EmptyInputErr):
+        tour.Check(1)
+    assert tour.Check(2) is None
+    # still a RuntimeError, as documented before
+    with pytest.raises(RuntimeError):
+        tour.Mean(np.zeros(0))
+
+
+def test_sentinel_exceptions_pickle():
+    try:
+        tour.Mean(np.zeros(0))
+    except tour.ErrEmpty as e:
+        back = pickle.loads(pickle.dumps(e))
+    assert type(back) is tour.ErrEmpty and str(back) == "tour.Mean: tour: empty input"
