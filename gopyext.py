@@ -515,10 +515,13 @@ def binding(fn: dict) -> dict | None:
             "error_only": error_only}
 
 
-PY_BASIC = {**{t: "int" for t in ("int8", "int16", "int32", "rune", "int64", "int", "uint8", "byte", "uint16",
-                                   "uint32", "uint64", "uint", "uintptr")},
+PY_BASIC = {**dict.fromkeys(("int8", "int16", "int32", "rune", "int64", "int", "uint8", "byte", "uint16",
+                             "uint32", "uint64", "uint", "uintptr"), "int"),
             "float32": "float", "float64": "float", "complex64": "complex", "complex128": "complex",
             "bool": "bool", "string": "str", "error": "None"}
+
+
+ZERO = {"int": 0, "float": 0.0, "complex": 0j, "bool": False, "str": "", "None": None}
 
 
 def py_type(t: str, pkg: dict, result: bool = False, under: str = "") -> str:
@@ -551,7 +554,7 @@ def py_type(t: str, pkg: dict, result: bool = False, under: str = "") -> str:
 
 
 def py_results(fn: dict, pkg: dict) -> str:
-    res = [t for t in fn["results"]]
+    res = list(fn["results"])
     if res and res[-1] == "error":
         res = res[:-1]
     if not res:
@@ -594,8 +597,88 @@ def bindings_table(signatures: list[dict]) -> dict:
         for typ, fns in pkg["methods"].items():
             docs.update({f"{typ}.{f['name']}": doc_entry(f, pkg) for f in fns})
         table[pkg["name"]] = {"path": pkg["path"], "funcs": funcs, "methods": methods, "docs": docs,
-                              "errors": list(pkg.get("errors") or [])}
+                              "errors": list(pkg.get("errors") or []),
+                              "consts": dict(pkg.get("const_values") or {}),
+                              "fields": {typ: {f["name"]: ZERO[PY_BASIC[f["type"]]] for f in v["fields"]
+                                               if f["type"] in PY_BASIC}
+                                         for typ, v in (pkg.get("structs") or {}).items()}}
     return table
+
+
+def _stub_def(info: dict, indent: str = "", method: bool = False) -> str:
+    typed = info["typed"]
+    if method:
+        name, rest = typed.split("(", 1)
+        typed = f"{name}(self{', ' if not rest.startswith(')') else ''}{rest}"
+    return f"{indent}def {typed}: ...\n"
+
+
+def stub_text(pkg: dict, table: dict, name: str) -> str:
+    """The .pyi of a bound Go package (importable as name): its functions,
+    types, constants and exception classes as Python sees them."""
+    docs = table["docs"]
+    out = [f'"""Go package {pkg["path"]}, bound with memview (written by build.py)."""',
+           "import sys", "from typing import Any, Callable", "", "import memview", "",
+           "if sys.version_info >= (3, 12):", "    from collections.abc import Buffer", "else:",
+           "    from typing_extensions import Buffer", ""]
+    names = []
+    types_ = pkg.get("types") or {}
+    structs = pkg.get("structs") or {}
+    consts = pkg.get("consts") or {}
+    for typ, kind in sorted(types_.items()):
+        if kind in PY_BASIC and PY_BASIC[kind] == "int" and not keyword.iskeyword(typ):
+            out.append(f"class {typ}(int): ...\n")
+            names.append(typ)
+    own = pkg["path"] + "."
+    for c, t in sorted(consts.items()):
+        if keyword.iskeyword(c):
+            continue
+        if t.startswith(own) and types_.get(t[len(own):]) in PY_BASIC and PY_BASIC[types_[t[len(own):]]] == "int":
+            out.append(f"{c}: {t[len(own):]}")
+        else:
+            untyped = {"int": "int", "rune": "int", "float": "float", "complex": "complex", "string": "str",
+                       "bool": "bool"}
+            out.append(f"{c}: {untyped.get(t.removeprefix('untyped '), PY_BASIC.get(t, 'object'))}"
+                       if t.startswith("untyped ") else f"{c}: {PY_BASIC.get(t, 'object')}")
+        names.append(c)
+    if consts:
+        out.append("")
+    errors = table.get("errors") or []
+    if errors:
+        base = "GoError" if "Error" in docs or "Error" in types_ else "Error"
+        out.append(f"class {base}(RuntimeError): ...\n")
+        names.append(base)
+        for e in errors:
+            out.append(f"class {e}({base}): ...\n")
+            names.append(e)
+    for typ, kind in sorted(types_.items()):
+        if kind not in ("struct", "interface") or keyword.iskeyword(typ):
+            continue
+        body = []
+        if typ in structs:
+            body += [f"    {f['name']}: {py_type(f['type'], pkg)}" for f in structs[typ]["fields"]]
+            args = ", ".join(f"{f['name']}: {py_type(f['type'], pkg)} = {ZERO[PY_BASIC[f['type']]]!r}"
+                             for f in structs[typ]["fields"] if f["type"] in PY_BASIC)
+            body.append(f"    def __init__(self, {args}) -> None: ...")
+        body.append("    def __del__(self) -> None: ...")
+        for key, info in sorted(docs.items()):
+            if key.startswith(typ + ".") and not keyword.iskeyword(key.split(".")[1]):
+                body.append(_stub_def(info, "    ", method=True).rstrip("\n"))
+        out.append(f"class {typ}:")
+        out += body or ["    ..."]
+        out.append("")
+        names.append(typ)
+    for key, info in sorted(docs.items()):
+        if "." not in key and not keyword.iskeyword(key):
+            out.append(_stub_def(info).rstrip("\n"))
+            names.append(key)
+    for v, t in sorted((pkg.get("vars") or {}).items()):
+        if not keyword.iskeyword(v):
+            out.append(f"def {v}() -> {py_type(t, pkg, result=True)}: ...")
+            names.append(v)
+    names = sorted(set(names))
+    out += ["", f"__all__ = {names!r}", ""]
+    return "\n".join(out), names
 
 
 def check_names(packages: list[GoPackage]) -> None:
@@ -790,6 +873,9 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
             f"{r['fast']} on the generated fast path")
         for q, why in r["left_out"].items():
             log(f"left out: {p.import_name}.{q} ({why})")
+    stubs = {}
+    for sig in signatures:  # the .pyi of each package; __all__ is the stub's public names
+        stubs[sig["name"]], table[sig["name"]]["all"] = stub_text(sig, table[sig["name"]], sig["name"])
     (ext / "_bindings.py").write_text(
         '"""Parameters of the bound Go packages that take memory (gopysig, build.py)."""\n\n'
         f"PACKAGES = {pprint.pformat(table, width=100, sort_dicts=True)}\n")
@@ -800,6 +886,8 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
     for p in packages:
         (out / p.import_name).mkdir()
         (out / p.import_name / "__init__.py").write_text(shim(table[p.name], p.name))
+        (out / p.import_name / "__init__.pyi").write_text(stubs[p.name])
+        (out / p.import_name / "py.typed").write_text("")
         r = report[p.name]
         (out / p.import_name / "_memview_bindings.json").write_text(json.dumps(
             {"path": r["path"], "bound": r["bound"], "fast": r["fast"], "functions": r["functions"],

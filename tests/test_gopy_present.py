@@ -105,3 +105,87 @@ def test_sentinel_exceptions_pickle():
     except tour.ErrEmpty as e:
         back = pickle.loads(pickle.dumps(e))
     assert type(back) is tour.ErrEmpty and str(back) == "tour.Mean: tour: empty input"
+
+
+def test_standard_sentinels_raise_builtin_exceptions():
+    assert tour.Next(np.array([1.5]), 0) == 1.5
+    with pytest.raises(EOFError, match=r"^tour\.Next: 3: EOF$"):
+        tour.Next(np.array([1.5]), 3)
+
+
+def test_named_int_type_is_an_int_subclass():
+    assert issubclass(tour.Mode, int) and tour.Mode.__module__ == "tour"
+    assert isinstance(tour.Floor, tour.Mode) and isinstance(tour.Ceil, tour.Mode)
+    assert tour.Floor == 0 and tour.Ceil == 1
+    assert repr(tour.Floor) == "tour.Floor" and repr(tour.Ceil) == "tour.Ceil"
+    assert repr(tour.Mode(7)) == "tour.Mode(7)"
+    assert pickle.loads(pickle.dumps(tour.Ceil)) == tour.Ceil
+    assert tour.Round(2.5, tour.Floor) == 2 and tour.Round(2.5, 1) == 3
+    assert tour.Scale == 1.0 / 3
+
+
+def test_reprs_show_fields_only():
+    p = tour.Point(X=1.0, Y=2.0)
+    assert repr(p) == "tour.Point(X=1.0, Y=2.0)"
+    assert repr(p.Scaled(2.0)) == "tour.Point(X=2.0, Y=4.0)"
+    import gopkg
+    b = gopkg.NewBox(3)
+    assert repr(b) == "gopkg.Box(N=3)"
+    assert "handle" not in repr(b) and "_memview" not in repr(b)
+
+
+def test_dir_and_all_are_the_go_package():
+    public = ["Ceil", "Check", "EmptyInputErr", "ErrEmpty", "ErrRange", "Error", "Floor", "Hash", "Mean",
+              "MinMax", "Mode", "Next", "Pick", "Point", "Round", "Scale", "Within"]
+    assert sorted(tour.__all__) == public
+    names = [n for n in dir(tour) if not n.startswith("__")]
+    assert names == public
+    import pydoc
+    text = pydoc.render_doc(tour, renderer=pydoc.plaintext)
+    for gone in ("Slice_", "_memview", "_pyext", "handle", "currentdir"):
+        assert gone not in text
+    assert "Hash(b: Buffer | None) -> int" in text and "ErrEmpty" in text
+
+
+def test_stub_and_py_typed_ship():
+    import pathlib
+    here = pathlib.Path(mv.__file__).parent.parent / "tour"
+    assert (here / "py.typed").exists()
+    stub = (here / "__init__.pyi").read_text()
+    compile(stub, "__init__.pyi", "exec")
+    for line in ("def Hash(b: Buffer | None) -> int: ...", "def MinMax(xs: Buffer | None) -> tuple[float, float]: ...",
+                 "def Within(x: float, from_: float, to: float) -> bool: ...",
+                 "def Pick(arg0: Buffer | None, arg1: int, /) -> float: ...",
+                 "class Mode(int): ...", "Floor: Mode", "class ErrEmpty(Error): ...", "class Error(RuntimeError): ...",
+                 "    def Scaled(self, f: float) -> Point: ...", "    X: float", "Scale: float",
+                 "def Round(x: float, m: Mode | int) -> int: ..."):
+        assert line in stub.splitlines(), line
+
+
+def _mypy(*args, env_path):
+    import subprocess
+    import sys
+    env = {**os.environ, "MYPYPATH": str(env_path)}
+    return subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", os.devnull,
+                           "--ignore-missing-imports", "--python-version", "3.12", *args],
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_stubtest_and_mypy_over_the_stub():
+    pytest.importorskip("mypy")
+    import pathlib
+    import subprocess
+    import sys
+    top = pathlib.Path(mv.__file__).parent.parent
+    here = pathlib.Path(__file__).parent / "typed"
+    r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "tour", "--mypy-config-file",
+                        str(pathlib.Path(__file__).parent.parent / "tools" / "stubtest.ini")],
+                       capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "PYTHONPATH": os.pathsep.join([str(top), os.environ.get("PYTHONPATH", "")])})
+    assert r.returncode == 0, r.stdout + r.stderr
+    ok = _mypy(str(here / "tour_ok.py"), env_path=top)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    wrong = _mypy(str(here / "tour_wrong.py"), env_path=top)
+    assert wrong.returncode == 1
+    for line in (4, 5, 6):
+        assert f"tour_wrong.py:{line}: error:" in wrong.stdout, wrong.stdout

@@ -422,6 +422,94 @@ def present(mod, pkg: str) -> None:
                 setattr(mod, key, _present(fn, f"{pkg}.{key}", info, 0))
 
 
+def _value_repr(x) -> str:
+    """A field's value in a repr: arrays and gopy's slices summarised."""
+    if isinstance(x, _core.ArrayBase):
+        return f"<Array {tuple(x.shape)} {x.dtype}>"
+    if isinstance(x, GoClass) and type(x).__name__.startswith(("Slice_", "Map_")):
+        try:
+            return f"<{type(x).__name__} len {len(x)}>"
+        except Exception:
+            return f"<{type(x).__name__}>"
+    return repr(x)
+
+
+def _struct_repr(where: str, fields: tuple):
+    def __repr__(self):
+        return f"{where}.{type(self).__name__}(" + ", ".join(
+            f"{f}={_value_repr(getattr(self, f))}" for f in fields) + ")"
+    return __repr__
+
+
+def _int_type(enum, where: str) -> type:
+    """A Go named integer type (gopy's Enum of its constants) as an int
+    subclass: its constants are instances, whose repr is where.Name."""
+    names = {}
+    for m in enum:
+        names.setdefault(int(m.value), m.name)
+
+    def __repr__(self):
+        name = names.get(int(self))
+        return f"{where}.{name}" if name is not None else f"{where}.{type(self).__name__}({int(self)})"
+
+    cls = type(enum.__name__, (int,), {"__module__": where, "__qualname__": enum.__name__, "__slots__": (),
+                                       "__doc__": enum.__doc__, "__repr__": __repr__, "__str__": __repr__})
+    return cls
+
+
+# gopy's module-level names that are its machinery, not the Go package's
+_GOPY_NAMES = frozenset({"os", "sys", "inspect", "collections", "cwd", "currentdir", "go", "Enum"})
+
+
+def present_types(mod, pkg: str) -> None:
+    """The Go package's types as Python presents them: named integer types
+    int subclasses with their constants instances of them, gopy's structs
+    with reprs of their fields only, and __all__ the package's public names
+    (dir() lists those alone)."""
+    import enum
+    import types
+    where = import_name(pkg)
+    for name, x in list(vars(mod).items()):
+        if isinstance(x, type) and issubclass(x, enum.Enum) and x is not enum.Enum \
+                and all(isinstance(m.value, int) and not isinstance(m.value, bool) for m in x):
+            cls = _int_type(x, where)
+            setattr(mod, name, cls)
+            for m in x:
+                if getattr(mod, m.name, None) == m.value:
+                    setattr(mod, m.name, cls(m.value))
+        elif isinstance(x, type) and issubclass(x, GoClass) and x.__module__ == mod.__name__ \
+                and not name.startswith(("Slice_", "Map_", "Ptr_")) and "__repr__" in x.__dict__:
+            fields = tuple(k for k, v in x.__dict__.items() if isinstance(v, property))
+            x.__repr__ = _struct_repr(where, fields)
+            init = x.__dict__.get("__init__")
+            if callable(init) and not hasattr(init, "__signature__"):
+                P = inspect.Parameter
+                zero = _bindings.PACKAGES[pkg].get("fields", {}).get(name, {})
+                init.__signature__ = inspect.Signature(
+                    [P("self", P.POSITIONAL_ONLY),
+                     *(P(f, P.POSITIONAL_OR_KEYWORD, default=zero.get(f)) for f in fields)])
+                init.__doc__ = (f"{name}({', '.join(f'{f}=...' for f in fields)}): a new Go {name}, "
+                                "its fields set from the arguments given")
+    import ast
+    for name, lit in _bindings.PACKAGES[pkg].get("consts", {}).items():
+        old = getattr(mod, name, None)
+        if old is None or isinstance(old, (type, GoClass)) or callable(old):
+            continue
+        value = ast.literal_eval(lit)  # full precision (gopy writes %g)
+        setattr(mod, name, type(old)(value) if isinstance(old, int) and type(old) is not int
+                and not isinstance(old, bool) else value)
+    public = sorted(n for n, x in vars(mod).items()
+                    if not n.startswith("_") and n not in _GOPY_NAMES and not isinstance(x, types.ModuleType)
+                    and not n.startswith(("Slice_", "Map_", "Ptr_", "Array_", "Set_"))
+                    and not (isinstance(x, type) and x.__module__ not in (mod.__name__, where)
+                             and not issubclass(x, BaseException)))
+    stub = _bindings.PACKAGES[pkg].get("all")
+    if stub is not None:  # the stub's names (gopyext.stub_text), those there are
+        public = [n for n in stub if hasattr(mod, n)]
+    mod.__all__ = public
+    mod.__dir__ = lambda: sorted(set(public) | {"__all__", "__doc__", "__name__", "__file__"})
+
+
 def _doc_info(pkg: str, qualname: str):
     return _bindings.PACKAGES[pkg].get("docs", {}).get(qualname.split(".", 1)[1])
 
@@ -483,6 +571,7 @@ def bind_module(modname: str, pkg: str) -> None:
         present(mod, pkg)
         bind_errors(mod, pkg)
         fast(mod, pkg)
+        present_types(mod, pkg)
         mod._memview_bound = True
 
 

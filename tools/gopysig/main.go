@@ -24,11 +24,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -93,6 +95,17 @@ type Package struct {
 	// Errors: the exported package-level variables and constants whose type
 	// implements error (its sentinel errors), by name.
 	Errors []string `json:"errors"`
+	// Consts and Vars: the other exported constants and variables, with their
+	// types (untyped constants as "untyped int", ...).
+	Consts map[string]string `json:"consts"`
+	Vars   map[string]string `json:"vars"`
+	// ConstValues: the exported constants of a basic type, each as a Python
+	// literal of full precision (an integer exactly, a float as float64
+	// rounds it, a string quoted as JSON quotes it, True or False).
+	ConstValues map[string]string `json:"const_values"`
+	// Types: every exported named type (aliases left out), with its
+	// underlying type's kind: "struct", "interface", or a basic type's name.
+	Types map[string]string `json:"types"`
 }
 
 func main() {
@@ -168,16 +181,30 @@ func docComments(p *packages.Package) map[token.Pos]string {
 
 func describe(p *types.Package, ro *roAnalysis, docs map[token.Pos]string) Package {
 	out := Package{Path: p.Path(), Name: p.Name(), Funcs: []Func{}, Methods: map[string][]Func{},
-		Structs: map[string]*Value{}, Errors: []string{}}
+		Structs: map[string]*Value{}, Errors: []string{}, Consts: map[string]string{}, Vars: map[string]string{},
+		ConstValues: map[string]string{},
+		Types:       map[string]string{}}
 	scope := p.Scope()
 	names := scope.Names()
 	sort.Strings(names)
 	errType := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+	errPos := map[string]token.Pos{}
 	for _, name := range names {
 		switch obj := scope.Lookup(name).(type) {
 		case *types.Var, *types.Const:
-			if obj.Exported() && types.Implements(obj.Type(), errType) {
+			if !obj.Exported() {
+				continue
+			}
+			if types.Implements(obj.Type(), errType) {
 				out.Errors = append(out.Errors, name)
+				errPos[name] = obj.Pos()
+			} else if c, ok := obj.(*types.Const); ok {
+				out.Consts[name] = typeString(obj.Type())
+				if lit := pyLiteral(c.Val()); lit != "" {
+					out.ConstValues[name] = lit
+				}
+			} else {
+				out.Vars[name] = typeString(obj.Type())
 			}
 		case *types.Func:
 			if obj.Exported() {
@@ -190,6 +217,16 @@ func describe(p *types.Package, ro *roAnalysis, docs map[token.Pos]string) Packa
 			named, ok := obj.Type().(*types.Named)
 			if !ok {
 				continue
+			}
+			switch u := named.Underlying().(type) {
+			case *types.Struct:
+				out.Types[name] = "struct"
+			case *types.Interface:
+				out.Types[name] = "interface"
+			case *types.Basic:
+				out.Types[name] = u.Name()
+			default:
+				out.Types[name] = "other"
 			}
 			if v := valueKind(named); v != nil && v.Kind == "struct" {
 				out.Structs[name] = v
@@ -206,6 +243,8 @@ func describe(p *types.Package, ro *roAnalysis, docs map[token.Pos]string) Packa
 			}
 		}
 	}
+	// in the order of their declarations: an alias after the variable it copies
+	sort.SliceStable(out.Errors, func(i, j int) bool { return errPos[out.Errors[i]] < errPos[out.Errors[j]] })
 	return out
 }
 
@@ -243,6 +282,26 @@ func signature(f *types.Func, ro *roAnalysis, docs map[token.Pos]string) Func {
 		fn.Values = append(fn.Values, valueKind(sig.Results().At(i).Type()))
 	}
 	return fn
+}
+
+// pyLiteral is v as a Python literal of full precision ("" for a complex value).
+func pyLiteral(v constant.Value) string {
+	switch v.Kind() {
+	case constant.Int:
+		return v.ExactString()
+	case constant.Float:
+		f, _ := constant.Float64Val(v)
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	case constant.String:
+		b, _ := json.Marshal(constant.StringVal(v))
+		return string(b)
+	case constant.Bool:
+		if constant.BoolVal(v) {
+			return "True"
+		}
+		return "False"
+	}
+	return ""
 }
 
 // goDecl is f's declaration as Go source writes it, without its body: the

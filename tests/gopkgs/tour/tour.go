@@ -6,6 +6,7 @@ package tour
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 )
 
@@ -101,3 +102,14 @@ func Check(n int) error {
 	}
 	return nil
 }
+
+// Next returns xs[i]; past the end, an error wrapping io.EOF.
+func Next(xs []float64, i int) (float64, error) {
+	if i >= len(xs) {
+		return 0, fmt.Errorf("tour.Next: %d: %w", i, io.EOF)
+	}
+	return xs[i], nil
+}
+
+// Scale is a factor, an untyped constant of full precision.
+const Scale = 1.0 / 3
