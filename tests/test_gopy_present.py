@@ -189,3 +189,12 @@ def test_stubtest_and_mypy_over_the_stub():
     assert wrong.returncode == 1
     for line in (4, 5, 6):
         assert f"tour_wrong.py:{line}: error:" in wrong.stdout, wrong.stdout
+
+
+def test_the_docs_show_the_stub_the_build_writes():
+    import pathlib
+    import re
+    page = (pathlib.Path(__file__).parent.parent / "docs" / "go" / "python.md").read_text()
+    shown = re.search(r"<!-- stub: tour -->\n```python\n(.*?)```\n", page, re.S)[1]
+    built = (pathlib.Path(mv.__file__).parent.parent / "tour" / "__init__.pyi").read_text()
+    assert shown == built
