@@ -597,7 +597,7 @@ def bindings_table(signatures: list[dict]) -> dict:
         for typ, fns in pkg["methods"].items():
             docs.update({f"{typ}.{f['name']}": doc_entry(f, pkg) for f in fns})
         table[pkg["name"]] = {"path": pkg["path"], "funcs": funcs, "methods": methods, "docs": docs,
-                              "errors": list(pkg.get("errors") or []),
+                              "errors": list(pkg.get("errors") or []) + list(pkg.get("error_types") or []),
                               "consts": dict(pkg.get("const_values") or {}),
                               "fields": {typ: {f["name"]: ZERO[PY_BASIC[f["type"]]] for f in v["fields"]
                                                if f["type"] in PY_BASIC}
@@ -622,11 +622,12 @@ def stub_text(pkg: dict, table: dict, name: str) -> str:
            "if sys.version_info >= (3, 12):", "    from collections.abc import Buffer", "else:",
            "    from typing_extensions import Buffer", ""]
     names = []
+    errors = table.get("errors") or []
     types_ = pkg.get("types") or {}
     structs = pkg.get("structs") or {}
     consts = pkg.get("consts") or {}
     for typ, kind in sorted(types_.items()):
-        if kind in PY_BASIC and PY_BASIC[kind] == "int" and not keyword.iskeyword(typ):
+        if kind in PY_BASIC and PY_BASIC[kind] == "int" and not keyword.iskeyword(typ) and typ not in errors:
             out.append(f"class {typ}(int): ...\n")
             names.append(typ)
     own = pkg["path"] + "."
@@ -651,8 +652,9 @@ def stub_text(pkg: dict, table: dict, name: str) -> str:
         for e in errors:
             out.append(f"class {e}({base}): ...\n")
             names.append(e)
+    aliases = set()
     for typ, kind in sorted(types_.items()):
-        if kind not in ("struct", "interface") or keyword.iskeyword(typ):
+        if (kind in PY_BASIC and PY_BASIC[kind] == "int") or keyword.iskeyword(typ) or typ in errors:
             continue
         body = []
         if typ in structs:
@@ -661,9 +663,15 @@ def stub_text(pkg: dict, table: dict, name: str) -> str:
                              for f in structs[typ]["fields"] if f["type"] in PY_BASIC)
             body.append(f"    def __init__(self, {args}) -> None: ...")
         body.append("    def __del__(self) -> None: ...")
+        methods = {k.split(".")[1] for k in docs if k.startswith(typ + ".")}
         for key, info in sorted(docs.items()):
             if key.startswith(typ + ".") and not keyword.iskeyword(key.split(".")[1]):
-                body.append(_stub_def(info, "    ", method=True).rstrip("\n"))
+                line = _stub_def(info, "    ", method=True).rstrip("\n")
+                for m in methods & set(types_):  # a type a method's name hides in the class: its alias
+                    line, n = re.subn(rf"(?<![\w.]){m}(?![\w(])", f"_{m}", line)
+                    if n:
+                        aliases.add(m)
+                body.append(line)
         out.append(f"class {typ}:")
         out += body or ["    ..."]
         out.append("")
@@ -677,6 +685,7 @@ def stub_text(pkg: dict, table: dict, name: str) -> str:
             out.append(f"def {v}() -> {py_type(t, pkg, result=True)}: ...")
             names.append(v)
     names = sorted(set(names))
+    out += [f"_{m} = {m}" for m in sorted(aliases)]
     out += ["", f"__all__ = {names!r}", ""]
     return "\n".join(out), names
 

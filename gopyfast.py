@@ -911,11 +911,13 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     # the sentinel errors: added to gopyrt's list as the program starts (gopyrt/sentinels.go)
     sentinels = [f'\tgopyrt.AddSentinel("{pkg["name"]}.{e}", {imports.pkg(pkg["path"])}.{e})'
                  for pkg in signatures for e in pkg.get("errors") or []]
+    sentinels += [f'\tgopyrt.AddErrorType("{pkg["name"]}.{t}", reflect.TypeOf((*{imports.pkg(pkg["path"])}.{t})(nil)).Elem())'
+                  for pkg in signatures for t in pkg.get("error_types") or []]
     if sentinels:
         gos.append("\n".join(["// init adds the bound packages' sentinel errors (gopyrt.AddSentinel).",
                                "func init() {", *sentinels, "}", ""]))
     imp = "".join(f'\t{alias} "{path}"\n' for path, alias in imports.alias.items())
-    std = '\t"reflect"\n' if any(methods.values()) else ""
+    std = '\t"reflect"\n' if any(methods.values()) or any(p.get("error_types") for p in signatures) else ""
     (gen / "memview_fast.go").write_text(GO_HEAD.format(include=include, gopyrt=GOPYRT, imports=imp, std=std) +
                                          "\n".join(gos))
     for qual, ps in sorted(readonly.items()):
@@ -923,7 +925,7 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
             log(f"read-only analysis: {qual} {name}: {outcome}" + (f" ({why})" if why else ""))
     kept = sorted(q for q, why in gil.items() if why is None)
     log(f"the GIL is kept for small buffers by {len(kept)} entries: {', '.join(kept)}")
-    errors = {pkg["name"]: list(pkg.get("errors") or []) for pkg in signatures}
+    errors = {pkg["name"]: list(pkg.get("errors") or []) + list(pkg.get("error_types") or []) for pkg in signatures}
     return {"fast": fast, "methods": methods, "gopy": gopy, "own": own, "readonly": readonly, "errors": errors,
             "values": value_types, "gil": gil, "value_methods": value_methods}
 

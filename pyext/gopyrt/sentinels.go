@@ -19,6 +19,7 @@ import (
 type sentinel struct {
 	name  string // "pkg.Name", by the Go package's name
 	err   error
+	typ   reflect.Type         // for an error type (AddErrorType): the named type, matched as a value or a pointer
 	class atomic.Pointer[byte] // the Python class (a PyObject*), nil until set
 }
 
@@ -37,6 +38,15 @@ func AddSentinel(name string, err error) {
 	sentinels = append(sentinels, &sentinel{name: name, err: err})
 }
 
+// AddErrorType adds the exported named type t (name "pkg.T") whose values
+// or pointers implement error: an error in a chain of that type, or a
+// pointer to it, raises its class (as errors.As finds it).
+func AddErrorType(name string, t reflect.Type) {
+	sentinelsMu.Lock()
+	defer sentinelsMu.Unlock()
+	sentinels = append(sentinels, &sentinel{name: name, typ: t})
+}
+
 // Sentinels lists the sentinels added, one "pkg.Name=pkg.First" line each,
 // where pkg.First is the first sentinel added that is the same error (errors.Is
 // both ways; an alias such as `var EmptyInputErr = ErrEmpty` names the
@@ -48,7 +58,7 @@ func Sentinels() string {
 	for i, s := range sentinels {
 		first := s.name
 		for _, t := range sentinels[:i] {
-			if same(s.err, t.err) {
+			if s.err != nil && t.err != nil && same(s.err, t.err) {
 				first = t.name
 				break
 			}
@@ -97,7 +107,7 @@ func sentinelClass(err error) unsafe.Pointer {
 	walk = func(e error) unsafe.Pointer {
 		for e != nil {
 			for _, s := range list {
-				if c := s.class.Load(); c != nil && matches(e, s.err) {
+				if c := s.class.Load(); c != nil && s.matches(e) {
 					return unsafe.Pointer(c)
 				}
 			}
@@ -120,9 +130,15 @@ func sentinelClass(err error) unsafe.Pointer {
 	return walk(err)
 }
 
-// matches: the one error e (not its chain) is target, as errors.Is tests
-// each error of a chain: equal and comparable, or its Is method says so.
-func matches(e, target error) bool {
+// matches: the one error e (not its chain) is the sentinel, as errors.Is
+// tests each error of a chain (equal and comparable, or its Is method says
+// so), or for an error type, of that type or a pointer to it.
+func (s *sentinel) matches(e error) bool {
+	if s.typ != nil {
+		t := reflect.TypeOf(e)
+		return t == s.typ || t == reflect.PointerTo(s.typ)
+	}
+	target := s.err
 	if t := reflect.TypeOf(target); reflect.TypeOf(e) == t && t.Comparable() && e == target {
 		return true
 	}

@@ -329,8 +329,8 @@ def fast(mod, pkg: str) -> None:
             setattr(mod, name, entry)
     for typ, methods in _fast.METHODS.get(pkg, {}).items():
         owner = getattr(mod, typ, None)
-        if not isinstance(owner, type):
-            continue
+        if not isinstance(owner, type) or issubclass(owner, BaseException):
+            continue  # (an error type is an exception class: bind_errors)
         for name, result in methods.items():
             fn, cls = owner.__dict__.get(name), result_class(result)
             if fn is None and f"{pkg}.{typ}.{name}" in own:

@@ -95,6 +95,9 @@ type Package struct {
 	// Errors: the exported package-level variables and constants whose type
 	// implements error (its sentinel errors), by name.
 	Errors []string `json:"errors"`
+	// ErrorTypes: the exported named types whose values or pointers
+	// implement error, by name.
+	ErrorTypes []string `json:"error_types"`
 	// Consts and Vars: the other exported constants and variables, with their
 	// types (untyped constants as "untyped int", ...).
 	Consts map[string]string `json:"consts"`
@@ -181,7 +184,7 @@ func docComments(p *packages.Package) map[token.Pos]string {
 
 func describe(p *types.Package, ro *roAnalysis, docs map[token.Pos]string) Package {
 	out := Package{Path: p.Path(), Name: p.Name(), Funcs: []Func{}, Methods: map[string][]Func{},
-		Structs: map[string]*Value{}, Errors: []string{}, Consts: map[string]string{}, Vars: map[string]string{},
+		Structs: map[string]*Value{}, Errors: []string{}, ErrorTypes: []string{}, Consts: map[string]string{}, Vars: map[string]string{},
 		ConstValues: map[string]string{},
 		Types:       map[string]string{}}
 	scope := p.Scope()
@@ -217,6 +220,11 @@ func describe(p *types.Package, ro *roAnalysis, docs map[token.Pos]string) Packa
 			named, ok := obj.Type().(*types.Named)
 			if !ok {
 				continue
+			}
+			if types.Implements(named, errType) || types.Implements(types.NewPointer(named), errType) {
+				if _, isIface := named.Underlying().(*types.Interface); !isIface && named.TypeParams().Len() == 0 {
+					out.ErrorTypes = append(out.ErrorTypes, name)
+				}
 			}
 			switch u := named.Underlying().(type) {
 			case *types.Struct:

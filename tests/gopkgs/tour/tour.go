@@ -113,3 +113,21 @@ func Next(xs []float64, i int) (float64, error) {
 
 // Scale is a factor, an untyped constant of full precision.
 const Scale = 1.0 / 3
+
+// ParseError is an error type: the line and what went wrong there.
+type ParseError struct {
+	Line int
+	Msg  string
+}
+
+// Error says where and what.
+func (e *ParseError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// Parse returns an error wrapping a *ParseError for a negative line, and nil
+// for any other.
+func Parse(line int) error {
+	if line < 0 {
+		return fmt.Errorf("tour.Parse: %w", &ParseError{Line: line, Msg: "negative"})
+	}
+	return nil
+}
