@@ -1,24 +1,33 @@
 package pyext
 
 /*
-#include <stdint.h>
-
-static void *mv_class_pointer(uintptr_t p) { return (void *)p; }
+#include <stdlib.h>
 */
 import "C"
 
-import "github.com/memview/memview/pyext/gopyrt"
+import (
+	"unsafe"
 
-// GoSentinels lists the sentinel errors of the Go packages built into the
-// extension (exported package-level variables and constants of an error
-// type), one "pkg.Name=pkg.First" line each: pkg.First is the first of them
-// that is the same error (an alias names the variable it copies), or the
-// sentinel itself. memview's Python layer makes an exception class of each.
-func GoSentinels() string { return gopyrt.Sentinels() }
+	"github.com/memview/memview/pyext/gopyrt"
+)
 
-// SetGoSentinelClass hands Go the exception class (its address, id(cls),
-// kept alive for good by the caller) a Go error matching the sentinel name
-// ("pkg.Name") raises; false when there is no such sentinel.
-func SetGoSentinelClass(name string, class uintptr) bool {
-	return gopyrt.SetSentinelClass(name, C.mv_class_pointer(C.uintptr_t(class)))
+// mvgo_sentinels lists the sentinel errors and error types of the Go
+// packages built into the extension (gopyrt.Sentinels), one
+// "pkg.Name=pkg.First" line each, as a C string the caller frees:
+// memview._core.go_sentinels (gopy_fast.c).
+//
+//export mvgo_sentinels
+func mvgo_sentinels() *C.char { return C.CString(gopyrt.Sentinels()) }
+
+// mvgo_set_sentinel_class hands Go the exception class (a PyObject* the
+// caller keeps alive for good) that a Go error matching the sentinel name
+// ("pkg.Name") raises; 0 when there is no such sentinel:
+// memview._core.go_set_sentinel_class.
+//
+//export mvgo_set_sentinel_class
+func mvgo_set_sentinel_class(name *C.char, class unsafe.Pointer) C.int {
+	if gopyrt.SetSentinelClass(C.GoString(name), class) {
+		return 1
+	}
+	return 0
 }

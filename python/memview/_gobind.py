@@ -540,8 +540,7 @@ def bind_errors(mod, pkg: str) -> None:
     names = _bindings.PACKAGES[pkg].get("errors") or []
     if not names:
         return
-    from ._ext import pyext as _pyext
-    first = dict(line.split("=", 1) for line in _pyext.GoSentinels().splitlines() if "=" in line)
+    first = dict(line.split("=", 1) for line in _core.go_sentinels().splitlines() if "=" in line)
     base = _base_error(mod, pkg)
     where = import_name(pkg)
     for name in names:
@@ -556,7 +555,7 @@ def bind_errors(mod, pkg: str) -> None:
             ERRORS[same] = cls
         ERRORS[key] = cls
         setattr(mod, name, cls)
-        _pyext.SetGoSentinelClass(key, id(cls))
+        _core.go_set_sentinel_class(key, cls)
 
 
 def bind_module(modname: str, pkg: str) -> None:
