@@ -208,3 +208,14 @@ def test_the_docs_show_the_stub_the_build_writes():
     shown = re.search(r"<!-- stub: tour -->\n```python\n(.*?)```\n", page, re.S)[1]
     built = (pathlib.Path(mv.__file__).parent.parent / "tour" / "__init__.pyi").read_text()
     assert shown == built
+
+
+def test_value_objects_pickle_and_copy_by_value():
+    import copy
+    p = tour.Point(X=1.0, Y=2.0).Scaled(1.5)
+    for back in (pickle.loads(pickle.dumps(p)), copy.copy(p), copy.deepcopy(p)):
+        assert back == p and back is not p and type(back) is type(p)
+    with pytest.raises(TypeError):
+        hash(p)
+    p.X = 7.0
+    assert repr(p) == "tour.Point(X=7.0, Y=3.0)"

@@ -268,8 +268,12 @@ def value_class(pkg: str, name: str) -> type:
         def __repr__(self):
             return f"{where}.{name}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in fields) + ")"
 
+        def __reduce__(self):  # by value: the module's pkg.Name is gopy's class, not this one
+            return _value_object, (pkg, name, tuple(getattr(self, f) for f in fields))
+
         cls = dataclasses.make_dataclass(name, fields, eq=True, repr=False,
-                                         namespace={"__repr__": __repr__, "__doc__": f"Go struct {pkg}.{name}, "
+                                         namespace={"__repr__": __repr__, "__reduce__": __reduce__,
+                                                    "__doc__": f"Go struct {pkg}.{name}, "
                                                     "returned by value: its fields"})
         cls.__module__ = where
         _VALUE_CLASSES[key] = cls
@@ -289,6 +293,12 @@ def value_class(pkg: str, name: str) -> type:
             call.__doc__ = entry.__doc__
             setattr(cls, method, call)
     return _VALUE_CLASSES[key]
+
+
+def _value_object(pkg: str, name: str, values: tuple):
+    """A value object of Go struct pkg.name with these field values (what
+    pickle and copy make it again from)."""
+    return value_class(pkg, name)(*values)
 
 
 # The gopy path of each method whose class now has its generated entry, by
