@@ -120,6 +120,16 @@ def test_standard_sentinels_raise_builtin_exceptions():
         tour.Next(np.array([1.5]), 3)
 
 
+def test_fs_sentinels_and_package_classes_first():
+    with pytest.raises(FileNotFoundError, match="^open nowhere: file does not exist$"):
+        tour.Open("nowhere")
+    assert tour.Clamp(0.5) == 0.5
+    # wraps ErrRange and memview.ErrInvalid (ValueError): the package's class wins
+    with pytest.raises(tour.ErrRange) as e:
+        tour.Clamp(2.0)
+    assert not isinstance(e.value, ValueError)
+
+
 def test_named_int_type_is_an_int_subclass():
     assert issubclass(tour.Mode, int) and tour.Mode.__module__ == "tour"
     assert isinstance(tour.Floor, tour.Mode) and isinstance(tour.Ceil, tour.Mode)
@@ -142,8 +152,8 @@ def test_reprs_show_fields_only():
 
 
 def test_dir_and_all_are_the_go_package():
-    public = ["Ceil", "Check", "EmptyInputErr", "ErrEmpty", "ErrRange", "Error", "Floor", "Hash", "Mean",
-              "MinMax", "Mode", "Next", "Parse", "ParseError", "Pick", "Point", "Round", "Scale", "Within"]
+    public = ["Ceil", "Check", "Clamp", "EmptyInputErr", "ErrEmpty", "ErrRange", "Error", "Floor", "Hash", "Mean",
+              "MinMax", "Mode", "Next", "Open", "Parse", "ParseError", "Pick", "Point", "Round", "Scale", "Within"]
     assert sorted(tour.__all__) == public
     names = [n for n in dir(tour) if not n.startswith("__")]
     assert names == public

@@ -7,7 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+
+	"github.com/memview/memview/memview"
 )
 
 // ErrEmpty is returned for an empty input.
@@ -130,4 +133,18 @@ func Parse(line int) error {
 		return fmt.Errorf("tour.Parse: %w", &ParseError{Line: line, Msg: "negative"})
 	}
 	return nil
+}
+
+// Clamp returns x for x in [0, 1]; otherwise an error that wraps both
+// ErrRange and memview's ErrInvalid.
+func Clamp(x float64) (float64, error) {
+	if x < 0 || x > 1 {
+		return 0, fmt.Errorf("tour.Clamp: %g: %w (%w)", x, ErrRange, memview.ErrInvalid)
+	}
+	return x, nil
+}
+
+// Open fails as os.Open does for a file that does not exist.
+func Open(name string) error {
+	return &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 }
