@@ -538,6 +538,8 @@ def py_type(t: str, pkg: dict, result: bool = False, under: str = "") -> str:
     m = re.fullmatch(r"\[(\d+)\](.+)", t)
     if m:
         return "bytes" if m[2] in ("byte", "uint8") else f"tuple[{py_type(m[2], pkg, result)}, ...]"
+    if not result and under.startswith("[]") and under[2:] in SLICE_ELEMS:
+        return "Buffer | None"  # a named slice type (Float64Data): memory, as []T
     own = pkg["path"] + "."
     ptr = t.startswith("*")
     base = t[1:] if ptr else t
@@ -599,9 +601,11 @@ def bindings_table(signatures: list[dict]) -> dict:
         table[pkg["name"]] = {"path": pkg["path"], "funcs": funcs, "methods": methods, "docs": docs,
                               "errors": list(pkg.get("errors") or []) + list(pkg.get("error_types") or []),
                               "consts": dict(pkg.get("const_values") or {}),
-                              "fields": {typ: {f["name"]: ZERO[PY_BASIC[f["type"]]] for f in v["fields"]
+                              "fields": {typ: {f["name"]: ZERO[PY_BASIC[f["type"]]] for f in fs
                                                if f["type"] in PY_BASIC}
-                                         for typ, v in (pkg.get("structs") or {}).items()}}
+                                         for typ, fs in {**(pkg.get("fields") or {}),
+                                                         **{t: v["fields"] for t, v in
+                                                            (pkg.get("structs") or {}).items()}}.items()}}
     return table
 
 
@@ -613,9 +617,11 @@ def _stub_def(info: dict, indent: str = "", method: bool = False) -> str:
     return f"{indent}def {typed}: ...\n"
 
 
-def stub_text(pkg: dict, table: dict, name: str) -> str:
+def stub_text(pkg: dict, table: dict, name: str, left_out: dict | None = None) -> tuple[str, list]:
     """The .pyi of a bound Go package (importable as name): its functions,
-    types, constants and exception classes as Python sees them."""
+    types, constants and exception classes as Python sees them (not those
+    left_out, by "Func" or "Type.Method"), and its public names."""
+    left_out = left_out or {}
     docs = table["docs"]
     out = [f'"""Go package {pkg["path"]}, bound with memview (written by build.py)."""',
            "import sys", "from typing import Any, Callable", "", "import memview", "",
@@ -657,15 +663,18 @@ def stub_text(pkg: dict, table: dict, name: str) -> str:
         if (kind in PY_BASIC and PY_BASIC[kind] == "int") or keyword.iskeyword(typ) or typ in errors:
             continue
         body = []
-        if typ in structs:
-            body += [f"    {f['name']}: {py_type(f['type'], pkg)}" for f in structs[typ]["fields"]]
+        fields = [f for f in (structs[typ]["fields"] if typ in structs else (pkg.get("fields") or {}).get(typ, []))
+                  if not keyword.iskeyword(f["name"])]
+        if kind == "struct":
+            body += [f"    {f['name']}: {py_type(f['type'], pkg, result=True)}" for f in fields]
             args = ", ".join(f"{f['name']}: {py_type(f['type'], pkg)} = {ZERO[PY_BASIC[f['type']]]!r}"
-                             for f in structs[typ]["fields"] if f["type"] in PY_BASIC)
-            body.append(f"    def __init__(self, {args}) -> None: ...")
+                             if f["type"] in PY_BASIC else f"{f['name']}: {py_type(f['type'], pkg)} | None = None"
+                             for f in fields)
+            body.append(f"    def __init__(self{', *, ' if args else ''}{args}) -> None: ...")
         body.append("    def __del__(self) -> None: ...")
         methods = {k.split(".")[1] for k in docs if k.startswith(typ + ".")}
         for key, info in sorted(docs.items()):
-            if key.startswith(typ + ".") and not keyword.iskeyword(key.split(".")[1]):
+            if key.startswith(typ + ".") and not keyword.iskeyword(key.split(".")[1]) and key not in left_out:
                 line = _stub_def(info, "    ", method=True).rstrip("\n")
                 for m in methods & set(types_):  # a type a method's name hides in the class: its alias
                     line, n = re.subn(rf"(?<![\w.]){m}(?![\w(])", f"_{m}", line)
@@ -677,7 +686,7 @@ def stub_text(pkg: dict, table: dict, name: str) -> str:
         out.append("")
         names.append(typ)
     for key, info in sorted(docs.items()):
-        if "." not in key and not keyword.iskeyword(key):
+        if "." not in key and not keyword.iskeyword(key) and key not in left_out:
             out.append(_stub_def(info).rstrip("\n"))
             names.append(key)
     for v, t in sorted((pkg.get("vars") or {}).items()):
@@ -884,7 +893,8 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
             log(f"left out: {p.import_name}.{q} ({why})")
     stubs = {}
     for sig in signatures:  # the .pyi of each package; __all__ is the stub's public names
-        stubs[sig["name"]], table[sig["name"]]["all"] = stub_text(sig, table[sig["name"]], sig["name"])
+        stubs[sig["name"]], table[sig["name"]]["all"] = stub_text(sig, table[sig["name"]], sig["name"],
+                                                                  report.get(sig["name"], {}).get("left_out"))
     (ext / "_bindings.py").write_text(
         '"""Parameters of the bound Go packages that take memory (gopysig, build.py)."""\n\n'
         f"PACKAGES = {pprint.pformat(table, width=100, sort_dicts=True)}\n")

@@ -497,7 +497,7 @@ def present_types(mod, pkg: str) -> None:
                 zero = _bindings.PACKAGES[pkg].get("fields", {}).get(name, {})
                 init.__signature__ = inspect.Signature(
                     [P("self", P.POSITIONAL_ONLY),
-                     *(P(f, P.POSITIONAL_OR_KEYWORD, default=zero.get(f)) for f in fields)])
+                     *(P(f, P.KEYWORD_ONLY, default=zero.get(f)) for f in fields)])
                 init.__doc__ = (f"{name}({', '.join(f'{f}=...' for f in fields)}): a new Go {name}, "
                                 "its fields set from the arguments given")
     import ast

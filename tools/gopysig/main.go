@@ -109,6 +109,9 @@ type Package struct {
 	// Types: every exported named type (aliases left out), with its
 	// underlying type's kind: "struct", "interface", or a basic type's name.
 	Types map[string]string `json:"types"`
+	// Fields: the exported fields (embedded ones left out) of each exported
+	// struct, with their types.
+	Fields map[string][]Field `json:"fields"`
 }
 
 func main() {
@@ -186,7 +189,7 @@ func describe(p *types.Package, ro *roAnalysis, docs map[token.Pos]string) Packa
 	out := Package{Path: p.Path(), Name: p.Name(), Funcs: []Func{}, Methods: map[string][]Func{},
 		Structs: map[string]*Value{}, Errors: []string{}, ErrorTypes: []string{}, Consts: map[string]string{}, Vars: map[string]string{},
 		ConstValues: map[string]string{},
-		Types:       map[string]string{}}
+		Types:       map[string]string{}, Fields: map[string][]Field{}}
 	scope := p.Scope()
 	names := scope.Names()
 	sort.Strings(names)
@@ -229,6 +232,13 @@ func describe(p *types.Package, ro *roAnalysis, docs map[token.Pos]string) Packa
 			switch u := named.Underlying().(type) {
 			case *types.Struct:
 				out.Types[name] = "struct"
+				fs := []Field{}
+				for i := range u.NumFields() {
+					if f := u.Field(i); f.Exported() && !f.Embedded() {
+						fs = append(fs, Field{Name: f.Name(), Type: typeString(f.Type())})
+					}
+				}
+				out.Fields[name] = fs
 			case *types.Interface:
 				out.Types[name] = "interface"
 			case *types.Basic:
