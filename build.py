@@ -94,7 +94,7 @@ NAME = "memview"
 VERSION = "0.1.0"
 EXAMPLES = ["examples/sigproc", "examples/rgbimage"]  # Go packages of the demo, bench and test builds
 BENCH_WITH = ["benchmarks/callbench"]  # and of the bench build (bench_calls.py's package and floor)
-TEST_WITH = EXAMPLES + ["tests/gopkg", "tests/gopkgs/vmod/moments=vstats"]  # and of the test build
+TEST_WITH = EXAMPLES + ["tests/gopkg", "tests/gopkgs/tour", "tests/gopkgs/vmod/moments=vstats"]  # and of the test build
 TEST_TAGS = ["memview_selftest"]  # the test build's self-test hooks (pyext/selftest.go)
 
 

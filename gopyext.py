@@ -515,6 +515,76 @@ def binding(fn: dict) -> dict | None:
             "error_only": error_only}
 
 
+PY_BASIC = {**dict.fromkeys(("int8", "int16", "int32", "rune", "int64", "int", "uint8", "byte", "uint16",
+                             "uint32", "uint64", "uint", "uintptr"), "int"),
+            "float32": "float", "float64": "float", "complex64": "complex", "complex128": "complex",
+            "bool": "bool", "string": "str", "error": "None"}
+
+
+ZERO = {"int": 0, "float": 0.0, "complex": 0j, "bool": False, "str": "", "None": None}
+
+
+def py_type(t: str, pkg: dict, result: bool = False, under: str = "") -> str:
+    """The Python type of a value of Go type t, as the stub writes it: for a
+    parameter (what it takes) or a result (what it returns)."""
+    if t in PY_BASIC:
+        return PY_BASIC[t]
+    if t == ARRAY:
+        return "memview.Array" if result else "Buffer"
+    if t.startswith("[]"):
+        if t[2:] in SLICE_ELEMS:
+            return "memview.Array" if result else "Buffer | None"
+        return "object"
+    m = re.fullmatch(r"\[(\d+)\](.+)", t)
+    if m:
+        return "bytes" if m[2] in ("byte", "uint8") else f"tuple[{py_type(m[2], pkg, result)}, ...]"
+    if not result and under.startswith("[]") and under[2:] in SLICE_ELEMS:
+        return "Buffer | None"  # a named slice type (Float64Data): memory, as []T
+    own = pkg["path"] + "."
+    ptr = t.startswith("*")
+    base = t[1:] if ptr else t
+    if base.startswith(own) and base[len(own):].isidentifier():
+        name = base[len(own):]
+        if under in PY_BASIC and not result:
+            return f"{name} | {PY_BASIC[under]}"
+        return f"{name} | None" if ptr and result else name
+    if t.startswith("func("):
+        return "Callable[..., Any]"
+    if under in PY_BASIC:
+        return PY_BASIC[under]
+    return "object"
+
+
+def py_results(fn: dict, pkg: dict) -> str:
+    res = list(fn["results"])
+    if res and res[-1] == "error":
+        res = res[:-1]
+    if not res:
+        return "None"
+    if len(res) == 1:
+        return py_type(res[0], pkg, result=True)
+    return "tuple[" + ", ".join(py_type(t, pkg, result=True) for t in res) + "]"
+
+
+def doc_entry(fn: dict, pkg: dict) -> dict:
+    """How one bound function or method presents itself to Python: its
+    parameters [Python name, gopy's name, positional-only], the typed
+    signature as the stub writes it and the Go declaration."""
+    params = []
+    typed = []
+    for i, p in enumerate(fn["params"]):
+        name, pos = gopyfast.py_name(p, i)
+        params.append([name, p["name"], pos])
+        typed.append(f"{name}: {py_type(p['type'], pkg, under=p.get('under', ''))}")
+    if any(pos for _, _, pos in params):
+        last = max(i for i, (_, _, pos) in enumerate(params) if pos)
+        typed.insert(last + 1, "/")
+    if fn["variadic"] and typed:
+        typed[-1] = "*" + typed[-1]
+    return {"params": params, "typed": f"{fn['name']}({', '.join(typed)}) -> {py_results(fn, pkg)}",
+            "go": fn.get("go", ""), "doc": fn.get("doc", "").strip(), "variadic": fn["variadic"]}
+
+
 def bindings_table(signatures: list[dict]) -> dict:
     """The table memview/_ext/_bindings.py holds, by Go package name."""
     table = {}
@@ -525,8 +595,108 @@ def bindings_table(signatures: list[dict]) -> dict:
             ms = {f["name"]: b for f in fns if (b := binding(f))}
             if ms:
                 methods[typ] = ms
-        table[pkg["name"]] = {"path": pkg["path"], "funcs": funcs, "methods": methods}
+        docs = {f["name"]: doc_entry(f, pkg) for f in pkg["funcs"]}
+        for typ, fns in pkg["methods"].items():
+            docs.update({f"{typ}.{f['name']}": doc_entry(f, pkg) for f in fns})
+        table[pkg["name"]] = {"path": pkg["path"], "funcs": funcs, "methods": methods, "docs": docs,
+                              "errors": list(pkg.get("errors") or []) + list(pkg.get("error_types") or []),
+                              "consts": dict(pkg.get("const_values") or {}),
+                              "fields": {typ: {f["name"]: ZERO[PY_BASIC[f["type"]]] for f in fs
+                                               if f["type"] in PY_BASIC}
+                                         for typ, fs in {**(pkg.get("fields") or {}),
+                                                         **{t: v["fields"] for t, v in
+                                                            (pkg.get("structs") or {}).items()}}.items()}}
     return table
+
+
+def _stub_def(info: dict, indent: str = "", method: bool = False) -> str:
+    typed = info["typed"]
+    if method:
+        name, rest = typed.split("(", 1)
+        typed = f"{name}(self{', ' if not rest.startswith(')') else ''}{rest}"
+    return f"{indent}def {typed}: ...\n"
+
+
+def stub_text(pkg: dict, table: dict, name: str, left_out: dict | None = None) -> tuple[str, list]:
+    """The .pyi of a bound Go package (importable as name): its functions,
+    types, constants and exception classes as Python sees them (not those
+    left_out, by "Func" or "Type.Method"), and its public names."""
+    left_out = left_out or {}
+    docs = table["docs"]
+    out = [f'"""Go package {pkg["path"]}, bound with memview (written by build.py)."""',
+           "import sys", "from typing import Any, Callable", "", "import memview", "",
+           "if sys.version_info >= (3, 12):", "    from collections.abc import Buffer", "else:",
+           "    from typing_extensions import Buffer", ""]
+    names = []
+    errors = table.get("errors") or []
+    types_ = pkg.get("types") or {}
+    structs = pkg.get("structs") or {}
+    consts = pkg.get("consts") or {}
+    for typ, kind in sorted(types_.items()):
+        if kind in PY_BASIC and PY_BASIC[kind] == "int" and not keyword.iskeyword(typ) and typ not in errors:
+            out.append(f"class {typ}(int): ...\n")
+            names.append(typ)
+    own = pkg["path"] + "."
+    for c, t in sorted(consts.items()):
+        if keyword.iskeyword(c):
+            continue
+        if t.startswith(own) and types_.get(t[len(own):]) in PY_BASIC and PY_BASIC[types_[t[len(own):]]] == "int":
+            out.append(f"{c}: {t[len(own):]}")
+        else:
+            untyped = {"int": "int", "rune": "int", "float": "float", "complex": "complex", "string": "str",
+                       "bool": "bool"}
+            out.append(f"{c}: {untyped.get(t.removeprefix('untyped '), PY_BASIC.get(t, 'object'))}"
+                       if t.startswith("untyped ") else f"{c}: {PY_BASIC.get(t, 'object')}")
+        names.append(c)
+    if consts:
+        out.append("")
+    errors = table.get("errors") or []
+    if errors:
+        base = "GoError" if "Error" in docs or "Error" in types_ else "Error"
+        out.append(f"class {base}(RuntimeError): ...\n")
+        names.append(base)
+        for e in errors:
+            out.append(f"class {e}({base}): ...\n")
+            names.append(e)
+    aliases = set()
+    for typ, kind in sorted(types_.items()):
+        if (kind in PY_BASIC and PY_BASIC[kind] == "int") or keyword.iskeyword(typ) or typ in errors:
+            continue
+        body = []
+        fields = [f for f in (structs[typ]["fields"] if typ in structs else (pkg.get("fields") or {}).get(typ, []))
+                  if not keyword.iskeyword(f["name"])]
+        if kind == "struct":
+            body += [f"    {f['name']}: {py_type(f['type'], pkg, result=True)}" for f in fields]
+            args = ", ".join(f"{f['name']}: {py_type(f['type'], pkg)} = {ZERO[PY_BASIC[f['type']]]!r}"
+                             if f["type"] in PY_BASIC else f"{f['name']}: {py_type(f['type'], pkg)} | None = None"
+                             for f in fields)
+            body.append(f"    def __init__(self{', *, ' if args else ''}{args}) -> None: ...")
+        body.append("    def __del__(self) -> None: ...")
+        methods = {k.split(".")[1] for k in docs if k.startswith(typ + ".")}
+        for key, info in sorted(docs.items()):
+            if key.startswith(typ + ".") and not keyword.iskeyword(key.split(".")[1]) and key not in left_out:
+                line = _stub_def(info, "    ", method=True).rstrip("\n")
+                for m in methods & set(types_):  # a type a method's name hides in the class: its alias
+                    line, n = re.subn(rf"(?<![\w.]){m}(?![\w(])", f"_{m}", line)
+                    if n:
+                        aliases.add(m)
+                body.append(line)
+        out.append(f"class {typ}:")
+        out += body or ["    ..."]
+        out.append("")
+        names.append(typ)
+    for key, info in sorted(docs.items()):
+        if "." not in key and not keyword.iskeyword(key) and key not in left_out:
+            out.append(_stub_def(info).rstrip("\n"))
+            names.append(key)
+    for v, t in sorted((pkg.get("vars") or {}).items()):
+        if not keyword.iskeyword(v):
+            out.append(f"def {v}() -> {py_type(t, pkg, result=True)}: ...")
+            names.append(v)
+    names = sorted(set(names))
+    out += [f"_{m} = {m}" for m in sorted(aliases)]
+    out += ["", f"__all__ = {names!r}", ""]
+    return "\n".join(out), names
 
 
 def check_names(packages: list[GoPackage]) -> None:
@@ -721,6 +891,10 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
             f"{r['fast']} on the generated fast path")
         for q, why in r["left_out"].items():
             log(f"left out: {p.import_name}.{q} ({why})")
+    stubs = {}
+    for sig in signatures:  # the .pyi of each package; __all__ is the stub's public names
+        stubs[sig["name"]], table[sig["name"]]["all"] = stub_text(sig, table[sig["name"]], sig["name"],
+                                                                  report.get(sig["name"], {}).get("left_out"))
     (ext / "_bindings.py").write_text(
         '"""Parameters of the bound Go packages that take memory (gopysig, build.py)."""\n\n'
         f"PACKAGES = {pprint.pformat(table, width=100, sort_dicts=True)}\n")
@@ -731,6 +905,8 @@ def build(python: Path, out: Path, *, root: Path, tools: Path, env: dict, facade
     for p in packages:
         (out / p.import_name).mkdir()
         (out / p.import_name / "__init__.py").write_text(shim(table[p.name], p.name))
+        (out / p.import_name / "__init__.pyi").write_text(stubs[p.name])
+        (out / p.import_name / "py.typed").write_text("")
         r = report[p.name]
         (out / p.import_name / "_memview_bindings.json").write_text(json.dumps(
             {"path": r["path"], "bound": r["bound"], "fast": r["fast"], "functions": r["functions"],

@@ -32,6 +32,7 @@ signatures; gopy's output is not edited.
 from __future__ import annotations
 
 import json
+import keyword
 import os
 import re
 from pathlib import Path
@@ -55,6 +56,24 @@ SLICES = {"bool": ("?", 1), "int8": ("b", 1), "int16": ("h", 2), "int32": ("i", 
           "uintptr": ("L\\0Q", 8), "float32": ("f", 4), "float64": ("d", 8),
           "complex64": ("Zf", 8), "complex128": ("Zd", 16)}
 GO_ELEM = {"byte": "byte", "rune": "rune"}  # else the name itself
+
+
+def py_name(p: dict, i: int) -> tuple[str, bool]:
+    """The Python name of parameter i, and whether it is positional-only: Go's
+    name, a Python keyword (and self) with a trailing _; an unnamed or _
+    parameter is the positional-only arg<i>."""
+    if "go_name" not in p:
+        return p["name"], False
+    go = p["go_name"]
+    if go in ("", "_"):
+        return f"arg{i}", True
+    return (go + "_" if keyword.iskeyword(go) or go == "self" else go), False
+
+
+def kw_names(fn: dict) -> list[str]:
+    """The keywords the entry of fn binds its parameters by ("" for a
+    positional-only one, which no keyword names)."""
+    return [("" if pos else n) for n, pos in (py_name(p, i) for i, p in enumerate(fn["params"]))]
 
 
 class Uncovered(Exception):
@@ -363,7 +382,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     structs = {j: specs[j] for j, t in enumerate(values) if t.startswith("struct:")}
     shim = f"mvfast_{k}"
     go_run = not res and not own
-    names = [p["name"] for p in fn["params"]] + (["goRun"] if go_run else [])
+    names = kw_names(fn) + (["goRun"] if go_run else [])
     n = len(names)
     q = c_string(qual)
     # what the entry hands gopy's path: a function's is its __self__, a method's is
@@ -437,7 +456,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
             c.append("        goto slow;")
     for i, kd in enumerate(kinds):  # a struct by value: its fields, as attributes of the argument
         if kd[0] == "struct":
-            c += c_struct_arg(f"mv_param_{k}_{i}", i, kd[1], qual, fn["params"][i]["name"])
+            c += c_struct_arg(f"mv_param_{k}_{i}", i, kd[1], qual, py_name(fn["params"][i], i)[0])
     for i, kd in enumerate(kinds):  # (on gopy's path the handles are checked first: any order does here)
         if kd[0] == "handle":
             # None stays refused (gopy's path): a nil dereference in Go is a
@@ -847,10 +866,10 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
                 value_types.setdefault(pkg["name"], {})[sp["name"]] = [f["name"] for f in sp["fields"]]
         cname = f"{pkg['name']}_{typ}_{fn['name']}" if typ else f"{pkg['name']}_{fn['name']}"
         if f"func {cname}({'_handle CGoHandle' if typ else ''}" not in helpers:
-            own[qual] = {p["name"]: own_kind(p) for p in fn["params"]}
+            own[qual] = {py_name(p, i)[0]: own_kind(p) for i, p in enumerate(fn["params"])}
         kinds_ = [param(p) for p in fn["params"]]
         gil[qual] = keeps_gil(fn, kinds_, typ) or None
-        ro = {p["name"]: list(read_only(p, qual)) for p, kd in zip(fn["params"], kinds_) if kd[0] == "slice"}
+        ro = {py_name(p, i)[0]: list(read_only(p, qual)) for i, (p, kd) in enumerate(zip(fn["params"], kinds_)) if kd[0] == "slice"}
         if ro:
             readonly[qual] = ro
 
@@ -889,8 +908,16 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     table = ["const mv_fast_def mv_fast_defs[] = {", *rows, "    {NULL},", "};", ""]
     (gen / "memview_values.h").write_text("\n".join([*typedefs, "#endif", ""]))
     (gen / "memview_fast.c").write_text(C_HEAD + "\n".join(cs) + "\n".join(table))
+    # the sentinel errors: added to gopyrt's list as the program starts (gopyrt/sentinels.go)
+    sentinels = [f'\tgopyrt.AddSentinel("{pkg["name"]}.{e}", {imports.pkg(pkg["path"])}.{e})'
+                 for pkg in signatures for e in pkg.get("errors") or []]
+    sentinels += [f'\tgopyrt.AddErrorType("{pkg["name"]}.{t}", reflect.TypeOf((*{imports.pkg(pkg["path"])}.{t})(nil)).Elem())'
+                  for pkg in signatures for t in pkg.get("error_types") or []]
+    if sentinels:
+        gos.append("\n".join(["// init adds the bound packages' sentinel errors (gopyrt.AddSentinel).",
+                               "func init() {", *sentinels, "}", ""]))
     imp = "".join(f'\t{alias} "{path}"\n' for path, alias in imports.alias.items())
-    std = '\t"reflect"\n' if any(methods.values()) else ""
+    std = '\t"reflect"\n' if any(methods.values()) or any(p.get("error_types") for p in signatures) else ""
     (gen / "memview_fast.go").write_text(GO_HEAD.format(include=include, gopyrt=GOPYRT, imports=imp, std=std) +
                                          "\n".join(gos))
     for qual, ps in sorted(readonly.items()):
@@ -898,7 +925,8 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
             log(f"read-only analysis: {qual} {name}: {outcome}" + (f" ({why})" if why else ""))
     kept = sorted(q for q, why in gil.items() if why is None)
     log(f"the GIL is kept for small buffers by {len(kept)} entries: {', '.join(kept)}")
-    return {"fast": fast, "methods": methods, "gopy": gopy, "own": own, "readonly": readonly,
+    errors = {pkg["name"]: list(pkg.get("errors") or []) + list(pkg.get("error_types") or []) for pkg in signatures}
+    return {"fast": fast, "methods": methods, "gopy": gopy, "own": own, "readonly": readonly, "errors": errors,
             "values": value_types, "gil": gil, "value_methods": value_methods}
 
 
@@ -924,4 +952,6 @@ def module_text(report: dict) -> str:
             "# total under 2 KiB, else why every call releases it\n"
             f"GIL = {pprint.pformat(report['gil'], width=100)}\n\n"
             "# Value-receiver methods of the value objects: {package: {struct: {method: entry name}}}\n"
-            f"VALUE_METHODS = {pprint.pformat(report['value_methods'], width=100)}\n")
+            f"VALUE_METHODS = {pprint.pformat(report['value_methods'], width=100)}\n\n"
+            "# The sentinel errors (exported variables and constants of an error type): {package: [names]}\n"
+            f"ERRORS = {pprint.pformat(report.get('errors', {}), width=100)}\n")

@@ -344,6 +344,22 @@ mv_go_unlend(int64_t h, mv_err *e)
     return mvgo_unlend(h, e);
 }
 
+char *
+mv_go_sentinels(void)
+{
+    if (mv_in_child)
+        return (char *)0;
+    return mvgo_sentinels();
+}
+
+int
+mv_go_set_sentinel_class(char *name, void *class)
+{
+    if (mv_in_child)
+        return (int)0;
+    return mvgo_set_sentinel_class(name, class);
+}
+
 int
 mv_go_import_info(char *format, mv_meta *m, int *align, mv_err *e)
 {

@@ -55,6 +55,8 @@ int mv_go_lend_slice(uintptr_t h, char *elem, int64_t *out, mv_err *e);
 int mv_go_lend_array(uintptr_t h, int64_t *out, mv_err *e);
 int mv_go_lend_buffer(void *buf, int ndim, int64_t *shape, int64_t *strides, int64_t itemsize, char *format, int readonly, void *token, char *kind, int64_t *out, int *taken, mv_err *e);
 int mv_go_unlend(int64_t h, mv_err *e);
+char *mv_go_sentinels(void);
+int mv_go_set_sentinel_class(char *name, void *class);
 int mv_go_import_info(char *format, mv_meta *m, int *align, mv_err *e);
 int mv_go_pool_new(int kind, char *name, uint64_t inner, uint64_t *out, mv_err *e);
 void mv_go_pool_drop(uint64_t id);

@@ -455,12 +455,17 @@ find_def(const char *qualname, PyObject *cls)
 }
 
 /* with_doc is the method definition of entry d with the docstring of its
- * gopy path (gopy's, from the Go doc comment), or d's own where that has
+ * gopy path: its _memview_textdoc (the __text_signature__ line and the
+ * docstring, _gobind.present), else its __doc__, or d's own where that has
  * none. The copy lives as long as the process (the entry does). */
 static PyMethodDef *
 with_doc(const mv_fast_def *d, PyObject *gopy_path)
 {
-    PyObject *doc = PyObject_GetAttrString(gopy_path, "__doc__");
+    PyObject *doc = PyObject_GetAttrString(gopy_path, "_memview_textdoc");
+    if (doc == NULL) {
+        PyErr_Clear();
+        doc = PyObject_GetAttrString(gopy_path, "__doc__");
+    }
     const char *s = doc != NULL && PyUnicode_Check(doc) ? PyUnicode_AsUTF8AndSize(doc, NULL) : NULL;
     PyErr_Clear();
     if (s == NULL) {
@@ -564,7 +569,45 @@ core_go_fast_names(PyObject *mod, PyObject *unused)
     return out;
 }
 
+/* go_sentinels() -> the sentinel errors of the bound packages, one
+ * "pkg.Name=pkg.First" line each (pkg.First: the first that is the same
+ * error, an alias naming what it copies) */
+static PyObject *
+core_go_sentinels(PyObject *mod, PyObject *unused)
+{
+    (void)mod;
+    (void)unused;
+    char *s = mv_go_sentinels(); /* pyext/gopy_errors.go, through the bridge */
+    PyObject *out = PyUnicode_FromString(s ? s : "");
+    free(s);
+    return out;
+}
+
+/* go_set_sentinel_class(name, cls) -> whether Go has the sentinel name
+ * ("pkg.Name"): a Go error matching it then raises cls, which is kept for
+ * good (Go holds its address). */
+static PyObject *
+core_go_set_sentinel_class(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *name;
+    PyObject *cls;
+    if (!PyArg_ParseTuple(args, "sO", &name, &cls))
+        return NULL;
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)PyExc_BaseException)) {
+        PyErr_SetString(PyExc_TypeError, "memview: go_set_sentinel_class takes an exception class");
+        return NULL;
+    }
+    int found = mv_go_set_sentinel_class((char *)name, cls);
+    if (found)
+        Py_INCREF(cls); /* Go holds it for good */
+    return PyBool_FromLong(found);
+}
+
 static PyMethodDef fast_methods[] = {
+    {"go_sentinels", core_go_sentinels, METH_NOARGS, "go_sentinels() -> the sentinel errors of the bound packages"},
+    {"go_set_sentinel_class", core_go_set_sentinel_class, METH_VARARGS,
+     "go_set_sentinel_class(name, cls) -> whether Go has the sentinel name"},
     {"go_fast", core_go_fast, METH_VARARGS, "go_fast(qualname, gopy_path) -> the generated call entry, or None"},
     {"go_fast_method", core_go_fast_method, METH_VARARGS,
      "go_fast_method(qualname, gopy_path) -> the generated call entry of a method (a descriptor), or None"},

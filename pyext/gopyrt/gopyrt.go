@@ -24,6 +24,20 @@ raise(int kind, const char *msg)
 	PyErr_SetString(mv_exception_type(kind), msg);
 }
 
+// std_exception: the built-in exception class a Go standard sentinel maps to (stdClass).
+static void *
+std_exception(int k)
+{
+	switch (k) {
+	case 0: return PyExc_EOFError;
+	case 1: return PyExc_FileNotFoundError;
+	case 2: return PyExc_FileExistsError;
+	case 3: return PyExc_PermissionError;
+	case 4: return PyExc_TimeoutError;
+	}
+	return NULL;
+}
+
 static void
 restore_thread(void *ts)
 {
@@ -33,7 +47,11 @@ restore_thread(void *ts)
 import "C"
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"reflect"
 	"unsafe"
 
@@ -52,8 +70,39 @@ func kind(err error) int { return errkind.Of(err, errkind.Runtime) }
 // raise for err: TypeError, IndexError, BufferError, MemoryError, ValueError
 // or memview.cuda.CUDAError when err wraps the memview or cuda error that
 // memview itself raises it for, else RuntimeError.
+//
+// A sentinel error of a bound package in err's chain comes first: the
+// exception class memview made for it (sentinels.go), or the built-in one of
+// a standard library sentinel (io.EOF is EOFError).
 func ExceptionFor(err error) unsafe.Pointer {
+	if c := sentinelClass(err); c != nil {
+		return c
+	}
+	if c := stdClass(err); c != nil {
+		return c
+	}
 	return unsafe.Pointer(C.mv_exception_type(C.int(kind(err))))
+}
+
+// stdErrors are the standard library's sentinels that raise Python's
+// built-in exceptions, with the std_exception number of each.
+var stdErrors = []struct {
+	err error
+	k   C.int
+}{
+	{io.EOF, 0}, {io.ErrUnexpectedEOF, 0}, {fs.ErrNotExist, 1}, {fs.ErrExist, 2},
+	{fs.ErrPermission, 3}, {context.DeadlineExceeded, 4},
+}
+
+// stdClass is the built-in exception class of the first standard sentinel
+// err matches (stdErrors, in that order), or nil.
+func stdClass(err error) unsafe.Pointer {
+	for _, s := range stdErrors {
+		if errors.Is(err, s.err) {
+			return C.std_exception(s.k)
+		}
+	}
+	return nil
 }
 
 // Message is err's message as the Python exception carries it: without the

@@ -247,6 +247,7 @@ def own_path(qualname: str, params: dict, first: int):
     path.__name__ = qualname.rsplit(".", 1)[1]
     path.__qualname__ = qualname.split(".", 1)[1]
     path.__signature__ = sig
+    path._memview_own = True  # takes Go's parameter names already
     return path
 
 
@@ -267,8 +268,12 @@ def value_class(pkg: str, name: str) -> type:
         def __repr__(self):
             return f"{where}.{name}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in fields) + ")"
 
+        def __reduce__(self):  # by value: the module's pkg.Name is gopy's class, not this one
+            return _value_object, (pkg, name, tuple(getattr(self, f) for f in fields))
+
         cls = dataclasses.make_dataclass(name, fields, eq=True, repr=False,
-                                         namespace={"__repr__": __repr__, "__doc__": f"Go struct {pkg}.{name}, "
+                                         namespace={"__repr__": __repr__, "__reduce__": __reduce__,
+                                                    "__doc__": f"Go struct {pkg}.{name}, "
                                                     "returned by value: its fields"})
         cls.__module__ = where
         _VALUE_CLASSES[key] = cls
@@ -288,6 +293,12 @@ def value_class(pkg: str, name: str) -> type:
             call.__doc__ = entry.__doc__
             setattr(cls, method, call)
     return _VALUE_CLASSES[key]
+
+
+def _value_object(pkg: str, name: str, values: tuple):
+    """A value object of Go struct pkg.name with these field values (what
+    pickle and copy make it again from)."""
+    return value_class(pkg, name)(*values)
 
 
 # The gopy path of each method whose class now has its generated entry, by
@@ -317,6 +328,8 @@ def fast(mod, pkg: str) -> None:
         fn, cls = getattr(mod, name, None), result_class(result)
         if fn is None and f"{pkg}.{name}" in own:
             fn = own_path(f"{pkg}.{name}", own[f"{pkg}.{name}"], 0)
+            if (info := _doc_info(pkg, f"{pkg}.{name}")) is not None:
+                fn = _present(fn, f"{pkg}.{name}", info, 0)
         elif only_own:
             continue
         if not callable(fn) or (result and cls is None):
@@ -326,12 +339,14 @@ def fast(mod, pkg: str) -> None:
             setattr(mod, name, entry)
     for typ, methods in _fast.METHODS.get(pkg, {}).items():
         owner = getattr(mod, typ, None)
-        if not isinstance(owner, type):
-            continue
+        if not isinstance(owner, type) or issubclass(owner, BaseException):
+            continue  # (an error type is an exception class: bind_errors)
         for name, result in methods.items():
             fn, cls = owner.__dict__.get(name), result_class(result)
             if fn is None and f"{pkg}.{typ}.{name}" in own:
                 fn = own_path(f"{pkg}.{typ}.{name}", own[f"{pkg}.{typ}.{name}"], 1)
+                if (info := _doc_info(pkg, f"{pkg}.{typ}.{name}")) is not None:
+                    fn = _present(fn, f"{pkg}.{typ}.{name}", info, 1)
             elif only_own:
                 continue
             if not callable(fn) or (result and cls is None):
@@ -340,6 +355,217 @@ def fast(mod, pkg: str) -> None:
             if entry is not None:
                 setattr(owner, name, entry)
                 GOPY_METHODS[f"{pkg}.{typ}.{name}"] = fn
+
+
+def _text_signature(name: str, params: list, first: int, variadic: bool) -> str:
+    """The __text_signature__ line of a built-in entry: Go's parameter names,
+    "/" after the positional-only ones."""
+    parts = ["$self" if first else "$module"]
+    for i, (py, _, pos) in enumerate(params):
+        parts.append(("*" if variadic and i == len(params) - 1 else "") + py)
+        if pos and not any(p[2] for p in params[i + 1:]):
+            parts.append("/")
+    return f"{name}({', '.join(parts)})"
+
+
+def _signature(params: list, first: int, variadic: bool) -> inspect.Signature:
+    P = inspect.Parameter
+    out = [P("self", P.POSITIONAL_ONLY)] if first else []
+    for i, (py, _, pos) in enumerate(params):
+        kind = P.VAR_POSITIONAL if variadic and i == len(params) - 1 else \
+            P.POSITIONAL_ONLY if pos else P.POSITIONAL_OR_KEYWORD
+        out.append(P(py, kind))
+    return inspect.Signature(out)
+
+
+def _doc(info: dict) -> str:
+    """A bound function's docstring: the typed signature as the stub writes
+    it, the Go declaration, the Go doc comment."""
+    return "\n".join(x for x in (info["typed"], info["go"]) if x) + (f"\n\n{info['doc']}" if info["doc"] else "")
+
+
+def _present(fn, qualname: str, info: dict, first: int):
+    """fn (gopy's path, or memview's stand-in for it) as Python sees it: Go's
+    parameter names (keywords renamed with a trailing _ taken and passed to
+    gopy's name of them), its signature and its docstring (_doc). The entry
+    made with it takes its __text_signature__ from _memview_textdoc."""
+    params, variadic = info["params"], info["variadic"]
+    rename = {py: go for py, go, pos in params if py != go and not pos}
+    # gopy's names that are not Python's (myfrom, arg_0): no keyword
+    gopy_only = {go for py, go, pos in params if py != go} - {py for py, _, _ in params}
+    if (rename or gopy_only) and not getattr(fn, "_memview_own", False):
+        inner = fn
+
+        def fn(*args, **kwargs):
+            for k in kwargs:
+                if k in gopy_only:
+                    raise TypeError(f"{qualname}() got an unexpected keyword argument {k!r}")
+            return inner(*args, **{rename.get(k, k): v for k, v in kwargs.items()})
+
+        fn.__wrapped__ = inner
+    name = qualname.rsplit(".", 1)[1]
+    try:
+        fn.__name__ = name
+        fn.__qualname__ = qualname.split(".", 1)[1]
+        fn.__doc__ = _doc(info)
+        fn.__signature__ = _signature(params, first, variadic)
+        fn._memview_textdoc = f"{_text_signature(name, params, first, variadic)}\n--\n\n{fn.__doc__}"
+    except (AttributeError, TypeError):
+        pass
+    return fn
+
+
+def present(mod, pkg: str) -> None:
+    """Give the functions and methods of gopy's module mod (bound) Go's
+    parameter names, signatures and docstrings (_present)."""
+    docs = _bindings.PACKAGES[pkg].get("docs", {})
+    for key, info in docs.items():
+        if "." in key:
+            typ, name = key.split(".")
+            cls = getattr(mod, typ, None)
+            fn = cls.__dict__.get(name) if isinstance(cls, type) else None
+            if callable(fn):
+                setattr(cls, name, _present(fn, f"{pkg}.{key}", info, 1))
+        else:
+            fn = getattr(mod, key, None)
+            if callable(fn) and not isinstance(fn, type):
+                setattr(mod, key, _present(fn, f"{pkg}.{key}", info, 0))
+
+
+def _value_repr(x) -> str:
+    """A field's value in a repr: arrays and gopy's slices summarised."""
+    if isinstance(x, _core.ArrayBase):
+        return f"<Array {tuple(x.shape)} {x.dtype}>"
+    if isinstance(x, GoClass) and type(x).__name__.startswith(("Slice_", "Map_")):
+        try:
+            return f"<{type(x).__name__} len {len(x)}>"
+        except Exception:
+            return f"<{type(x).__name__}>"
+    return repr(x)
+
+
+def _struct_repr(where: str, fields: tuple):
+    def __repr__(self):
+        return f"{where}.{type(self).__name__}(" + ", ".join(
+            f"{f}={_value_repr(getattr(self, f))}" for f in fields) + ")"
+    return __repr__
+
+
+def _int_type(enum, where: str) -> type:
+    """A Go named integer type (gopy's Enum of its constants) as an int
+    subclass: its constants are instances, whose repr is where.Name."""
+    names = {}
+    for m in enum:
+        names.setdefault(int(m.value), m.name)
+
+    def __repr__(self):
+        name = names.get(int(self))
+        return f"{where}.{name}" if name is not None else f"{where}.{type(self).__name__}({int(self)})"
+
+    cls = type(enum.__name__, (int,), {"__module__": where, "__qualname__": enum.__name__, "__slots__": (),
+                                       "__doc__": enum.__doc__, "__repr__": __repr__, "__str__": __repr__})
+    return cls
+
+
+# gopy's module-level names that are its machinery, not the Go package's
+_GOPY_NAMES = frozenset({"os", "sys", "inspect", "collections", "cwd", "currentdir", "go", "Enum"})
+
+
+def present_types(mod, pkg: str) -> None:
+    """The Go package's types as Python presents them: named integer types
+    int subclasses with their constants instances of them, gopy's structs
+    with reprs of their fields only, and __all__ the package's public names
+    (dir() lists those alone)."""
+    import enum
+    import types
+    where = import_name(pkg)
+    for name, x in list(vars(mod).items()):
+        if isinstance(x, type) and issubclass(x, enum.Enum) and x is not enum.Enum \
+                and all(isinstance(m.value, int) and not isinstance(m.value, bool) for m in x):
+            cls = _int_type(x, where)
+            setattr(mod, name, cls)
+            for m in x:
+                if getattr(mod, m.name, None) == m.value:
+                    setattr(mod, m.name, cls(m.value))
+        elif isinstance(x, type) and issubclass(x, GoClass) and x.__module__ == mod.__name__ \
+                and not name.startswith(("Slice_", "Map_", "Ptr_")) and "__repr__" in x.__dict__:
+            fields = tuple(k for k, v in x.__dict__.items() if isinstance(v, property))
+            x.__repr__ = _struct_repr(where, fields)
+            init = x.__dict__.get("__init__")
+            if callable(init) and not hasattr(init, "__signature__"):
+                P = inspect.Parameter
+                zero = _bindings.PACKAGES[pkg].get("fields", {}).get(name, {})
+                init.__signature__ = inspect.Signature(
+                    [P("self", P.POSITIONAL_ONLY),
+                     *(P(f, P.KEYWORD_ONLY, default=zero.get(f)) for f in fields)])
+                init.__doc__ = (f"{name}({', '.join(f'{f}=...' for f in fields)}): a new Go {name}, "
+                                "its fields set from the arguments given")
+    import ast
+    for name, lit in _bindings.PACKAGES[pkg].get("consts", {}).items():
+        old = getattr(mod, name, None)
+        if old is None or isinstance(old, (type, GoClass)) or callable(old):
+            continue
+        value = ast.literal_eval(lit)  # full precision (gopy writes %g)
+        setattr(mod, name, type(old)(value) if isinstance(old, int) and type(old) is not int
+                and not isinstance(old, bool) else value)
+    public = sorted(n for n, x in vars(mod).items()
+                    if not n.startswith("_") and n not in _GOPY_NAMES and not isinstance(x, types.ModuleType)
+                    and not n.startswith(("Slice_", "Map_", "Ptr_", "Array_", "Set_"))
+                    and not (isinstance(x, type) and x.__module__ not in (mod.__name__, where)
+                             and not issubclass(x, BaseException)))
+    stub = _bindings.PACKAGES[pkg].get("all")
+    if stub is not None:  # the stub's names (gopyext.stub_text), those there are
+        public = [n for n in stub if hasattr(mod, n)]
+    mod.__all__ = public
+    mod.__dir__ = lambda: sorted(set(public) | {"__all__", "__doc__", "__name__", "__file__"})
+
+
+def _doc_info(pkg: str, qualname: str):
+    return _bindings.PACKAGES[pkg].get("docs", {}).get(qualname.split(".", 1)[1])
+
+
+# The exception classes of the bound packages' sentinel errors, by "pkg.Name"
+# (kept for good: Go holds their addresses).
+ERRORS: dict = {}
+
+
+def _base_error(mod, pkg: str) -> type:
+    """The base class of pkg's exception classes: pkg.Error (pkg.GoError where
+    the package exports an Error), a RuntimeError."""
+    existing = getattr(mod, "Error", None)
+    name = "Error" if existing is None or getattr(existing, "_memview_base", False) else "GoError"
+    base = getattr(mod, name, None)
+    if not (isinstance(base, type) and getattr(base, "_memview_base", False)):
+        base = type(name, (RuntimeError,), {"__module__": import_name(pkg), "_memview_base": True,
+                                            "__doc__": f"The base class of the errors of Go package "
+                                                       f"{_bindings.PACKAGES[pkg]['path']}."})
+        setattr(mod, name, base)
+    return base
+
+
+def bind_errors(mod, pkg: str) -> None:
+    """Make an exception class of each sentinel error of pkg in mod (an alias
+    is the class of the variable it copies), and hand Go each class, which a
+    Go error whose chain holds that sentinel raises (gopyrt/sentinels.go)."""
+    names = _bindings.PACKAGES[pkg].get("errors") or []
+    if not names:
+        return
+    first = dict(line.split("=", 1) for line in _core.go_sentinels().splitlines() if "=" in line)
+    base = _base_error(mod, pkg)
+    where = import_name(pkg)
+    for name in names:
+        key = f"{pkg}.{name}"
+        same = first.get(key, key)
+        if same in ERRORS:
+            cls = ERRORS[same]
+        else:
+            cls = type(name, (base,), {"__module__": where, "__qualname__": name,
+                                       "__doc__": f"Go's {_bindings.PACKAGES[pkg]['path']}.{name}: "
+                                                  "raised for a Go error that is it or wraps it (errors.Is)."})
+            ERRORS[same] = cls
+        ERRORS[key] = cls
+        setattr(mod, name, cls)
+        _core.go_set_sentinel_class(key, cls)
 
 
 def bind_module(modname: str, pkg: str) -> None:
@@ -351,7 +577,10 @@ def bind_module(modname: str, pkg: str) -> None:
     mod = sys.modules[modname]
     if not getattr(mod, "_memview_bound", False):
         bind(mod, _bindings.PACKAGES[pkg], pkg)
+        present(mod, pkg)
+        bind_errors(mod, pkg)
         fast(mod, pkg)
+        present_types(mod, pkg)
         mod._memview_bound = True
 
 

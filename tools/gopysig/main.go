@@ -20,12 +20,17 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -33,7 +38,9 @@ import (
 // Param is one parameter: its Python name and its full Go type.
 type Param struct {
 	Name string `json:"name"`
-	Type string `json:"type"`
+	// GoName: the name in the Go source ("" for an unnamed parameter).
+	GoName string `json:"go_name"`
+	Type   string `json:"type"`
 	// Handle: gopy's wrapper passes the argument's handle (x.handle), so it
 	// must be a gopy object; false for what gopy converts from a Python value
 	// (numbers, strings, bools and named types of them, errors, funcs).
@@ -70,6 +77,11 @@ type Func struct {
 	Blocks string `json:"blocks"`
 	// ValueRecv: a method with a value receiver (callable on a value object).
 	ValueRecv bool `json:"value_recv,omitempty"`
+	// Doc: the doc comment ("" where the package's syntax was not loaded).
+	Doc string `json:"doc"`
+	// Go: the declaration as Go writes it, the package's own names
+	// unqualified ("func Hash(b []byte) uint64", "func (p Point) Scaled(f float64) Point").
+	Go string `json:"go"`
 }
 
 // Package is what gopysig reports for one package.
@@ -80,6 +92,26 @@ type Package struct {
 	Methods map[string][]Func `json:"methods"` // by type name
 	// Structs: the exported structs of plain fields (valuekind.go), by name.
 	Structs map[string]*Value `json:"structs"`
+	// Errors: the exported package-level variables and constants whose type
+	// implements error (its sentinel errors), by name.
+	Errors []string `json:"errors"`
+	// ErrorTypes: the exported named types whose values or pointers
+	// implement error, by name.
+	ErrorTypes []string `json:"error_types"`
+	// Consts and Vars: the other exported constants and variables, with their
+	// types (untyped constants as "untyped int", ...).
+	Consts map[string]string `json:"consts"`
+	Vars   map[string]string `json:"vars"`
+	// ConstValues: the exported constants of a basic type, each as a Python
+	// literal of full precision (an integer exactly, a float as float64
+	// rounds it, a string quoted as JSON quotes it, True or False).
+	ConstValues map[string]string `json:"const_values"`
+	// Types: every exported named type (aliases left out), with its
+	// underlying type's kind: "struct", "interface", or a basic type's name.
+	Types map[string]string `json:"types"`
+	// Fields: the exported fields (embedded ones left out) of each exported
+	// struct, with their types.
+	Fields map[string][]Field `json:"fields"`
 }
 
 func main() {
@@ -129,7 +161,7 @@ func main() {
 		ro = newROAnalysis(pkgs)
 	}
 	for _, p := range pkgs {
-		out = append(out, describe(p.Types, ro))
+		out = append(out, describe(p.Types, ro, docComments(p)))
 	}
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", " ")
@@ -139,17 +171,50 @@ func main() {
 	}
 }
 
-func describe(p *types.Package, ro *roAnalysis) Package {
+// docComments are the doc comments of p's functions and methods, by the
+// position of their names (empty without p's syntax).
+func docComments(p *packages.Package) map[token.Pos]string {
+	out := map[token.Pos]string{}
+	for _, f := range p.Syntax {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Doc != nil {
+				out[fd.Name.Pos()] = fd.Doc.Text()
+			}
+		}
+	}
+	return out
+}
+
+func describe(p *types.Package, ro *roAnalysis, docs map[token.Pos]string) Package {
 	out := Package{Path: p.Path(), Name: p.Name(), Funcs: []Func{}, Methods: map[string][]Func{},
-		Structs: map[string]*Value{}}
+		Structs: map[string]*Value{}, Errors: []string{}, ErrorTypes: []string{}, Consts: map[string]string{}, Vars: map[string]string{},
+		ConstValues: map[string]string{},
+		Types:       map[string]string{}, Fields: map[string][]Field{}}
 	scope := p.Scope()
 	names := scope.Names()
 	sort.Strings(names)
+	errType := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+	errPos := map[string]token.Pos{}
 	for _, name := range names {
 		switch obj := scope.Lookup(name).(type) {
+		case *types.Var, *types.Const:
+			if !obj.Exported() {
+				continue
+			}
+			if types.Implements(obj.Type(), errType) {
+				out.Errors = append(out.Errors, name)
+				errPos[name] = obj.Pos()
+			} else if c, ok := obj.(*types.Const); ok {
+				out.Consts[name] = typeString(obj.Type())
+				if lit := pyLiteral(c.Val()); lit != "" {
+					out.ConstValues[name] = lit
+				}
+			} else {
+				out.Vars[name] = typeString(obj.Type())
+			}
 		case *types.Func:
 			if obj.Exported() {
-				out.Funcs = append(out.Funcs, signature(obj, ro))
+				out.Funcs = append(out.Funcs, signature(obj, ro, docs))
 			}
 		case *types.TypeName:
 			if !obj.Exported() || obj.IsAlias() {
@@ -159,6 +224,28 @@ func describe(p *types.Package, ro *roAnalysis) Package {
 			if !ok {
 				continue
 			}
+			if types.Implements(named, errType) || types.Implements(types.NewPointer(named), errType) {
+				if _, isIface := named.Underlying().(*types.Interface); !isIface && named.TypeParams().Len() == 0 {
+					out.ErrorTypes = append(out.ErrorTypes, name)
+				}
+			}
+			switch u := named.Underlying().(type) {
+			case *types.Struct:
+				out.Types[name] = "struct"
+				fs := []Field{}
+				for i := range u.NumFields() {
+					if f := u.Field(i); f.Exported() && !f.Embedded() {
+						fs = append(fs, Field{Name: f.Name(), Type: typeString(f.Type())})
+					}
+				}
+				out.Fields[name] = fs
+			case *types.Interface:
+				out.Types[name] = "interface"
+			case *types.Basic:
+				out.Types[name] = u.Name()
+			default:
+				out.Types[name] = "other"
+			}
 			if v := valueKind(named); v != nil && v.Kind == "struct" {
 				out.Structs[name] = v
 			}
@@ -166,7 +253,7 @@ func describe(p *types.Package, ro *roAnalysis) Package {
 			var fs []Func
 			for i := range ms.Len() {
 				if m, ok := ms.At(i).Obj().(*types.Func); ok && m.Exported() {
-					fs = append(fs, signature(m, ro))
+					fs = append(fs, signature(m, ro, docs))
 				}
 			}
 			if len(fs) > 0 {
@@ -174,14 +261,17 @@ func describe(p *types.Package, ro *roAnalysis) Package {
 			}
 		}
 	}
+	// in the order of their declarations: an alias after the variable it copies
+	sort.SliceStable(out.Errors, func(i, j int) bool { return errPos[out.Errors[i]] < errPos[out.Errors[j]] })
 	return out
 }
 
-func signature(f *types.Func, ro *roAnalysis) Func {
+func signature(f *types.Func, ro *roAnalysis, docs map[token.Pos]string) Func {
 	sig := f.Type().(*types.Signature)
 	readonly := ro.params(f)
 	fn0 := ro.blocking(f)
-	fn := Func{Name: f.Name(), Params: []Param{}, Results: []string{}, Variadic: sig.Variadic(), Blocks: fn0}
+	fn := Func{Name: f.Name(), Params: []Param{}, Results: []string{}, Variadic: sig.Variadic(), Blocks: fn0,
+		Go: goDecl(f), Doc: docs[f.Pos()]}
 	if r := sig.Recv(); r != nil {
 		_, ptr := r.Type().(*types.Pointer)
 		fn.ValueRecv = !ptr
@@ -193,7 +283,7 @@ func signature(f *types.Func, ro *roAnalysis) Func {
 			t = types.Unalias(t).(*types.Slice).Elem() // gopy takes the elements as *args
 		}
 		_, isFunc := unalias(t).Underlying().(*types.Signature)
-		p := Param{Name: pySafeArg(v.Name(), i), Type: typeString(v.Type()),
+		p := Param{Name: pySafeArg(v.Name(), i), GoName: v.Name(), Type: typeString(v.Type()),
 			Handle: byHandle(t), Func: isFunc, Under: underKind(v.Type())}
 		if val := valueKind(v.Type()); val != nil && val.Kind == "struct" && !(sig.Variadic() && i == sig.Params().Len()-1) {
 			p.Value = val
@@ -210,6 +300,50 @@ func signature(f *types.Func, ro *roAnalysis) Func {
 		fn.Values = append(fn.Values, valueKind(sig.Results().At(i).Type()))
 	}
 	return fn
+}
+
+// pyLiteral is v as a Python literal of full precision ("" for a complex value).
+func pyLiteral(v constant.Value) string {
+	switch v.Kind() {
+	case constant.Int:
+		return v.ExactString()
+	case constant.Float:
+		f, _ := constant.Float64Val(v)
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	case constant.String:
+		b, _ := json.Marshal(constant.StringVal(v))
+		return string(b)
+	case constant.Bool:
+		if constant.BoolVal(v) {
+			return "True"
+		}
+		return "False"
+	}
+	return ""
+}
+
+// goDecl is f's declaration as Go source writes it, without its body: the
+// names of f's own package unqualified, other packages by their names.
+func goDecl(f *types.Func) string {
+	q := func(p *types.Package) string {
+		if p == f.Pkg() {
+			return ""
+		}
+		return p.Name()
+	}
+	sig := f.Type().(*types.Signature)
+	var b bytes.Buffer
+	b.WriteString("func ")
+	if r := sig.Recv(); r != nil {
+		b.WriteString("(")
+		if r.Name() != "" && r.Name() != "_" {
+			b.WriteString(r.Name() + " ")
+		}
+		b.WriteString(types.TypeString(r.Type(), q) + ") ")
+	}
+	b.WriteString(f.Name())
+	types.WriteSignature(&b, sig, q)
+	return b.String()
 }
 
 // byHandle reports whether gopy passes a value of type t to Go by its handle.
