@@ -9,6 +9,7 @@ the bytes must be NumPy's, and so must the warnings (RuntimeWarning for an inval
 or overflowing cast, ComplexWarning for complex to real), under NumPy's error
 state. memview.copyto's casting rules are np.can_cast's. Python scalars and nested
 lists keep the checked conversion (tests/test_views_c.py)."""
+import platform
 import warnings
 
 import numpy as np
@@ -16,6 +17,11 @@ import pytest
 
 import memview as mv
 
+#: C leaves NaN and out-of-range float-to-integer casts undefined. On x86-64 memview's
+#: loops and NumPy's are built by compilers that agree with the hardware's conversion;
+#: elsewhere (aarch64, where memview's wheel is built by zig's clang and NumPy's by gcc)
+#: the compilers choose differently, and only the defined casts are compared.
+UNDEFINED_COMPARED = platform.machine() in ("x86_64", "AMD64")
 NUMERIC = ["?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16"]
 SWAPPED = [">" + t for t in NUMERIC if t not in ("?", "i1", "u1")]
 
@@ -99,7 +105,7 @@ def _check_cast(values: np.ndarray, ddt: np.dtype, layout: str, what: str):
         for i in range(got.shape[1]):
             g = got[r, i]
             if undefined[i]:
-                if any(g == loop[i] for loop in loops) or g == want[r, i]:
+                if not UNDEFINED_COMPARED or any(g == loop[i] for loop in loops) or g == want[r, i]:
                     continue
                 pytest.fail(f"{what} ({layout}): element {i} ({values[i]!r}) is {g!r}, none of NumPy's "
                             f"{[loop[i] for loop in loops] + [want[r, i]]} (undefined in C)")
