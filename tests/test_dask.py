@@ -38,6 +38,7 @@ def test_local_cluster_with_worker_processes(memory_comes_back):
         import numpy
         return float(numpy.asarray(x).sum())
 
+    handles = mv.live_handles()
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None, silence_logs=40) as cluster, \
             distributed.Client(cluster) as client:
@@ -56,7 +57,8 @@ def test_local_cluster_with_worker_processes(memory_comes_back):
     del cluster, client
     pool = memory_comes_back
     deadline = time.monotonic() + 90  # a slow build (cgocheck2) on a loaded machine takes long
-    while (pool.num_live or (hasattr(pool, "leaks") and pool.leaks())) and time.monotonic() < deadline:
+    while (pool.num_live or (hasattr(pool, "leaks") and pool.leaks()) or mv.live_handles() > handles) \
+            and time.monotonic() < deadline:
         gc.collect()
         time.sleep(0.05)
 
