@@ -220,6 +220,61 @@ half_to_double(uint16_t h)
     return f;
 }
 
+/* ---- float to integer, as NumPy's build compiles it ---- */
+
+/* C leaves a NaN or out-of-range float-to-integer conversion undefined, and
+ * compilers choose differently: NumPy's wheels are built by gcc, memview's by
+ * gcc or by zig's clang, whose loops give other values (and vectorise with
+ * saturating packs). On x86-64 these are the conversions gcc emits for a plain
+ * (T)x, spelled with the SSE instructions themselves, so that every compiler
+ * gives gcc's results: cvttsd2si to 32 bits for targets narrower than 32 bits
+ * and int32, to 64 bits for uint32 and int64 (the low half kept), and for
+ * uint64 gcc's split at 2^63 (x - 2^63 converted, the top bit flipped; a NaN
+ * takes the first branch). Elsewhere the plain conversion. */
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h>
+static inline int32_t
+f64_i32(double x)
+{
+    return _mm_cvttsd_si32(_mm_set_sd(x));
+}
+static inline int64_t
+f64_i64(double x)
+{
+    return _mm_cvttsd_si64(_mm_set_sd(x));
+}
+static inline int32_t
+f32_i32(float x)
+{
+    return _mm_cvttss_si32(_mm_set_ss(x));
+}
+static inline int64_t
+f32_i64(float x)
+{
+    return _mm_cvttss_si64(_mm_set_ss(x));
+}
+static inline uint64_t
+f64_u64(double x)
+{
+    return x >= 0x1p63 ? (uint64_t)f64_i64(x - 0x1p63) ^ (UINT64_C(1) << 63) : (uint64_t)f64_i64(x);
+}
+static inline uint64_t
+f32_u64(float x)
+{
+    return x >= 0x1p63f ? (uint64_t)f32_i64(x - 0x1p63f) ^ (UINT64_C(1) << 63) : (uint64_t)f32_i64(x);
+}
+/* SIGNED(DT): whether the integer type DT is signed */
+#define SIGNED(DT) _Generic((DT)0, int8_t: 1, int16_t: 1, int32_t: 1, int64_t: 1, default: 0)
+/* F2I(target type, source type, x): (DT)x as gcc compiles it on x86-64 */
+#define F2I(DT, SC, x)                                                                                           \
+    ((sizeof(DT) < 4 || (sizeof(DT) == 4 && SIGNED(DT)))                                                         \
+         ? (DT)(sizeof(SC) == 8 ? f64_i32((double)(x)) : f32_i32((float)(x)))                                    \
+     : (sizeof(DT) == 4 || SIGNED(DT)) ? (DT)(sizeof(SC) == 8 ? f64_i64((double)(x)) : f32_i64((float)(x)))      \
+                                       : (DT)(sizeof(SC) == 8 ? f64_u64((double)(x)) : f32_u64((float)(x))))
+#else
+#define F2I(DT, SC, x) ((DT)(x))
+#endif
+
 /* ---- one element: NumPy's conversion for each class of source and target ---- */
 
 /* CONV_<source class>_<target class>(target type, target component, source
@@ -235,19 +290,19 @@ half_to_double(uint16_t h)
 #define CONV_INT_HALF CONV_BOOL_HALF
 #define CONV_INT_CPLX CONV_BOOL_CPLX
 #define CONV_FLT_BOOL CONV_BOOL_BOOL
-#define CONV_FLT_INT CONV_BOOL_INT
+#define CONV_FLT_INT(DT, DC, SC, x, out) out = F2I(DT, SC, x)
 #define CONV_FLT_FLT CONV_BOOL_INT
 #define CONV_FLT_HALF(DT, DC, SC, x, out) out = sizeof(SC) == 8 ? double_to_half((double)(x)) : float_to_half((float)(x))
 #define CONV_FLT_CPLX CONV_BOOL_CPLX
 #define CONV_HALF_BOOL(DT, DC, SC, x, out) out = (DT)(((x)&0x7fffu) != 0)
-#define CONV_HALF_INT(DT, DC, SC, x, out) out = (DT)half_to_float(x)
+#define CONV_HALF_INT(DT, DC, SC, x, out) out = F2I(DT, float, half_to_float(x))
 #define CONV_HALF_FLT(DT, DC, SC, x, out) out = sizeof(DT) == 8 ? (DT)half_to_double(x) : (DT)half_to_float(x)
 #define CONV_HALF_HALF(DT, DC, SC, x, out) out = (x)
 #define CONV_HALF_CPLX(DT, DC, SC, x, out)                                                                       \
     (out).re = sizeof(DC) == 8 ? (DC)half_to_double(x) : (DC)half_to_float(x), (out).im = 0
 #define CONV_CPLX_BOOL(DT, DC, SC, x, out) out = (DT)((x).re != 0 || (x).im != 0)
-#define CONV_CPLX_INT(DT, DC, SC, x, out) out = (DT)(x).re
-#define CONV_CPLX_FLT CONV_CPLX_INT
+#define CONV_CPLX_INT(DT, DC, SC, x, out) out = F2I(DT, SC, (x).re)
+#define CONV_CPLX_FLT(DT, DC, SC, x, out) out = (DT)(x).re
 #define CONV_CPLX_HALF(DT, DC, SC, x, out)                                                                       \
     out = sizeof(SC) == 8 ? double_to_half((double)(x).re) : float_to_half((float)(x).re)
 #define CONV_CPLX_CPLX(DT, DC, SC, x, out) (out).re = (DC)(x).re, (out).im = (DC)(x).im
