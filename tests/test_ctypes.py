@@ -158,10 +158,20 @@ def test_ctypes_objects_import_with_their_types_layout(name, x):
         assert (a.shape, a.itemsize) == (tuple(mx.shape), mx.itemsize)
         assert (m.shape, m.strides, m.itemsize, m.nbytes) == (mx.shape, mx.strides, mx.itemsize, mx.nbytes)
         assert m.tobytes() == mx.tobytes() == bytes(x)
-    # NumPy reads memview's export with the ctypes type's fields, offsets and size
-    back = np.asarray(a)
+    # NumPy reads memview's export with the ctypes type's fields, offsets and size, or,
+    # where memview passes on a format NumPy cannot parse ("<P" for c_void_p, which
+    # Python 3.14's ctypes writes with its padding, so that its size is the item's),
+    # fails on it as on the ctypes object itself
+    try:
+        back = np.asarray(a)
+    except ValueError:
+        with memoryview(x) as mx, memoryview(a) as m:
+            assert m.format == mx.format and "P" in m.format
+        assert _numpy_of(x) is None
+        a.release()
+        return
     assert back.shape == a.shape
-    assert back.dtype == want and _offsets(back.dtype) == _offsets(want) and back.dtype.itemsize == want.itemsize
+    assert _flat(back.dtype) == _flat(want) and _offsets(back.dtype) == _offsets(want) and back.dtype.itemsize == want.itemsize
     assert back.__array_interface__["data"][0] == ctypes.addressof(x)
     ref = _numpy_of(x)
     if ref is not None and t is not Derived:  # as it reads the ctypes object itself
