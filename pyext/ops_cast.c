@@ -275,6 +275,84 @@ f32_u64(float x)
 #define F2I(DT, SC, x) ((DT)(x))
 #endif
 
+/* ---- float to narrow integers, four at a time ---- */
+
+/* cvttpd2dq and cvttps2dq convert as cvttsd2si/cvttss2si to 32 bits do, lane by
+ * lane, so the dense loops from float and complex sources to integers of 32
+ * bits or fewer take them (NumPy's loops are vectorised there too): four
+ * sources to four int32 lanes (the real parts of complex ones), kept whole for
+ * int32, their low 16 or 8 bits packed for the narrower targets. vec_cast
+ * returns how many of the n items it did; the scalar loop does the rest. */
+#if defined(__x86_64__) || defined(_M_X64)
+static inline __m128i
+ld4_f8(const char *s)
+{
+    __m128i lo = _mm_cvttpd_epi32(_mm_loadu_pd((const double *)s));
+    __m128i hi = _mm_cvttpd_epi32(_mm_loadu_pd((const double *)s + 2));
+    return _mm_unpacklo_epi64(lo, hi);
+}
+static inline __m128i
+ld4_f4(const char *s)
+{
+    return _mm_cvttps_epi32(_mm_loadu_ps((const float *)s));
+}
+static inline __m128i
+ld4_c16(const char *s)
+{
+    const double *p = (const double *)s;
+    __m128d r01 = _mm_unpacklo_pd(_mm_loadu_pd(p), _mm_loadu_pd(p + 2));
+    __m128d r23 = _mm_unpacklo_pd(_mm_loadu_pd(p + 4), _mm_loadu_pd(p + 6));
+    return _mm_unpacklo_epi64(_mm_cvttpd_epi32(r01), _mm_cvttpd_epi32(r23));
+}
+static inline __m128i
+ld4_c8(const char *s)
+{
+    const float *p = (const float *)s;
+    return _mm_cvttps_epi32(_mm_shuffle_ps(_mm_loadu_ps(p), _mm_loadu_ps(p + 4), _MM_SHUFFLE(2, 0, 2, 0)));
+}
+/* the low 16 (8) bits of each lane, sign-extended, so that a saturating pack keeps them */
+static inline __m128i
+low16(__m128i v)
+{
+    return _mm_srai_epi32(_mm_slli_epi32(v, 16), 16);
+}
+static inline __m128i
+low8(__m128i v)
+{
+    return _mm_srai_epi32(_mm_slli_epi32(v, 24), 24);
+}
+#define VEC_FROM(SN, SZ)                                                                                         \
+    static Py_ssize_t vec_##SN##_32(char *d, const char *s, Py_ssize_t n)                                        \
+    {                                                                                                            \
+        Py_ssize_t k = 0;                                                                                        \
+        for (; k + 4 <= n; k += 4)                                                                               \
+            _mm_storeu_si128((__m128i *)(void *)(d + 4 * k), ld4_##SN(s + SZ * k));                             \
+        return k;                                                                                                \
+    }                                                                                                            \
+    static Py_ssize_t vec_##SN##_16(char *d, const char *s, Py_ssize_t n)                                        \
+    {                                                                                                            \
+        Py_ssize_t k = 0;                                                                                        \
+        for (; k + 8 <= n; k += 8)                                                                               \
+            _mm_storeu_si128((__m128i *)(void *)(d + 2 * k),                                                     \
+                             _mm_packs_epi32(low16(ld4_##SN(s + SZ * k)), low16(ld4_##SN(s + SZ * (k + 4)))));    \
+        return k;                                                                                                \
+    }                                                                                                            \
+    static Py_ssize_t vec_##SN##_8(char *d, const char *s, Py_ssize_t n)                                         \
+    {                                                                                                            \
+        Py_ssize_t k = 0;                                                                                        \
+        for (; k + 16 <= n; k += 16) {                                                                           \
+            __m128i a = _mm_packs_epi32(low8(ld4_##SN(s + SZ * k)), low8(ld4_##SN(s + SZ * (k + 4))));           \
+            __m128i b = _mm_packs_epi32(low8(ld4_##SN(s + SZ * (k + 8))), low8(ld4_##SN(s + SZ * (k + 12))));    \
+            _mm_storeu_si128((__m128i *)(void *)(d + k), _mm_packs_epi16(a, b));                                 \
+        }                                                                                                        \
+        return k;                                                                                                \
+    }
+VEC_FROM(f8, 8)
+VEC_FROM(f4, 4)
+VEC_FROM(c16, 16)
+VEC_FROM(c8, 8)
+#endif
+
 /* ---- one element: NumPy's conversion for each class of source and target ---- */
 
 /* CONV_<source class>_<target class>(target type, target component, source
@@ -310,13 +388,45 @@ f32_u64(float x)
 /* one strided loop over n native items (sw: unused, 0) */
 typedef void cast_loop(char *d, Py_ssize_t dstep, const char *s, Py_ssize_t sstep, Py_ssize_t n, int sw);
 
+/* vec_cast(source type, target type, ...): the vectorised part of a dense loop,
+ * where there is one (the types are constants: the switch folds away) */
+static inline Py_ssize_t
+vec_cast(int st, int dt, char *d, const char *s, Py_ssize_t n)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+#define VEC_CASE(SN)                                                                                             \
+    case T_##SN:                                                                                                 \
+        switch (dt) {                                                                                            \
+        case T_i4:                                                                                               \
+            return vec_##SN##_32(d, s, n);                                                                       \
+        case T_i2:                                                                                               \
+        case T_u2:                                                                                               \
+            return vec_##SN##_16(d, s, n);                                                                       \
+        case T_i1:                                                                                               \
+        case T_u1:                                                                                               \
+            return vec_##SN##_8(d, s, n);                                                                        \
+        }                                                                                                        \
+        return 0;
+    switch (st) {
+        VEC_CASE(f8)
+        VEC_CASE(f4)
+        VEC_CASE(c16)
+        VEC_CASE(c8)
+    }
+#undef VEC_CASE
+#else
+    (void)st, (void)dt, (void)d, (void)s, (void)n;
+#endif
+    return 0;
+}
+
 #define LOOP(SN, ST, SK, SCT, DN, DT, DK, DCT)                                                                   \
     static void cast_##SN##_##DN(char *d, Py_ssize_t dstep, const char *s, Py_ssize_t sstep, Py_ssize_t n,      \
                                  int sw)                                                                         \
     {                                                                                                            \
         (void)sw; /* byte-swapped items come native (swapped_run) */                                            \
         if (dstep == (Py_ssize_t)sizeof(DT) && sstep == (Py_ssize_t)sizeof(ST)) {                                \
-            for (Py_ssize_t k = 0; k < n; k++) {                                                                 \
+            for (Py_ssize_t k = vec_cast(T_##SN, T_##DN, d, s, n); k < n; k++) {                                 \
                 ST x;                                                                                            \
                 DT y;                                                                                            \
                 memcpy(&x, s + k * (Py_ssize_t)sizeof(ST), sizeof x);                                           \
