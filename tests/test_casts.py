@@ -125,14 +125,15 @@ def test_casts_are_numpys(src, layout):
             _check_cast(values, ddt, layout, f"{src} -> {dst}")
 
 
+@pytest.mark.parametrize("layout", ["contiguous", "strided"])
 @pytest.mark.parametrize("src", NUMERIC + SWAPPED)
-def test_byte_swapped_casts_are_numpys(src):
+def test_byte_swapped_casts_are_numpys(src, layout):
     sdt = np.dtype(src)
     values = _values(sdt.newbyteorder("=")).astype(sdt)
     for dst in NUMERIC + SWAPPED:
         ddt = np.dtype(dst)
         if ddt != sdt:
-            _check_cast(values, ddt, "strided", f"{src} -> {dst}")
+            _check_cast(values, ddt, layout, f"{src} -> {dst}")
 
 
 def test_assignment_of_arrays_casts_as_copyto():
@@ -275,3 +276,26 @@ def test_large_casts_release_memory():
         a[::-1] = a              # an overlapping same-type copy, through a temporary
         assert np.array_equal(np.asarray(a), src.astype("i4")[::-1])
     assert pool.bytes_allocated == before
+
+
+@pytest.mark.parametrize("t", ["u2", "u4", "u8", "f4", "f8", "c8", "c16"])
+def test_byte_order_copies_of_every_length(t):
+    """A copy into the other byte order reverses every component's bytes, whatever
+    the length (sixteen bytes at a time, then the tail), dense and strided."""
+    rng = np.random.default_rng(7)
+    for n in list(range(0, 20)) + [31, 64, 257, 1000]:
+        src = np.frombuffer(rng.integers(0, 256, n * np.dtype(t).itemsize, dtype=np.uint8).tobytes(), "<" + t)
+        want = np.zeros(n, ">" + t)
+        np.copyto(want, src, casting="unsafe")
+        got = np.zeros(n, ">" + t)
+        with mv.from_buffer(got) as m:
+            mv.copyto(m, src, casting="unsafe")
+        assert got.tobytes() == want.tobytes(), (t, n)
+        back = np.zeros(n, "<" + t)
+        with mv.from_buffer(back) as m, mv.from_buffer(got) as g:
+            mv.copyto(m, g, casting="unsafe")
+        assert back.tobytes() == src.tobytes(), (t, n)
+        sgot = np.zeros(2 * n, ">" + t)
+        with mv.from_buffer(sgot) as m:
+            mv.copyto(m[::2], src, casting="unsafe")
+        assert sgot[::2].tobytes() == want.tobytes() and not any(sgot[1::2].tobytes()), (t, n)
