@@ -23,6 +23,52 @@
 #pragma GCC optimize("O3") /* the cast loops vectorise (clang does at -O2) */
 #endif
 
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
+
+/* fe_clear, fe_test and fe_raise_overflow: the invalid and overflow flags of
+ * the FPU the casts use. On x86-64 they are MXCSR's (the loops are SSE code),
+ * read and written directly: glibc's feclearexcept also rewrites the x87
+ * environment, which costs more than a small cast, and its feraiseexcept
+ * raises overflow in the x87 status word. fe_test returns MV_CAST_* flags. */
+#if defined(__x86_64__) || defined(_M_X64)
+enum { MXCSR_IE = 0x01, MXCSR_OE = 0x08 };
+static inline void
+fe_clear(void)
+{
+    _mm_setcsr(_mm_getcsr() & ~(unsigned)(MXCSR_IE | MXCSR_OE));
+}
+static inline int
+fe_test(void)
+{
+    unsigned csr = _mm_getcsr();
+    return ((csr & MXCSR_IE) ? MV_CAST_INVALID : 0) | ((csr & MXCSR_OE) ? MV_CAST_OVERFLOW : 0);
+}
+static inline void
+fe_raise_overflow(void)
+{
+    _mm_setcsr(_mm_getcsr() | MXCSR_OE);
+}
+#else
+static inline void
+fe_clear(void)
+{
+    feclearexcept(FE_INVALID | FE_OVERFLOW);
+}
+static inline int
+fe_test(void)
+{
+    int raised = fetestexcept(FE_INVALID | FE_OVERFLOW);
+    return ((raised & FE_INVALID) ? MV_CAST_INVALID : 0) | ((raised & FE_OVERFLOW) ? MV_CAST_OVERFLOW : 0);
+}
+static inline void
+fe_raise_overflow(void)
+{
+    feraiseexcept(FE_OVERFLOW);
+}
+#endif
+
 /* ---- the item types ---- */
 
 typedef struct {
@@ -127,7 +173,7 @@ halfbits_from(uint16_t sgn, int64_t e, uint64_t m, int mbits, int64_t bias, int6
     if (e == 0)                 /* a subnormal source: far below float16's range */
         return sgn;
     if (he >= 31) {
-        feraiseexcept(FE_OVERFLOW);
+        fe_raise_overflow();
         return (uint16_t)(sgn | 0x7c00u);
     }
     uint64_t full = m | ((uint64_t)1 << mbits); /* with the implicit bit */
@@ -149,7 +195,7 @@ halfbits_from(uint16_t sgn, int64_t e, uint64_t m, int mbits, int64_t bias, int6
     else
         bits = ((uint32_t)he << 10) + (uint32_t)(keep - (1u << 10)); /* a carry moves into the exponent */
     if (bits >= 0x7c00u) {
-        feraiseexcept(FE_OVERFLOW);
+        fe_raise_overflow();
         bits = 0x7c00u;
     }
     return (uint16_t)(sgn | bits);
@@ -232,7 +278,6 @@ half_to_double(uint16_t h)
  * uint64 gcc's split at 2^63 (x - 2^63 converted, the top bit flipped; a NaN
  * takes the first branch). Elsewhere the plain conversion. */
 #if defined(__x86_64__) || defined(_M_X64)
-#include <emmintrin.h>
 static inline int32_t
 f64_i32(double x)
 {
@@ -502,10 +547,38 @@ static cast_loop *const loops[T_COUNT][T_COUNT] = {
         _mm_storeu_si128((__m128i *)(void *)(d + i), SWAP16_LANES(v));                                          \
     }
 #endif
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+/* swap_avx2: where the CPU has AVX2, 32 bytes at a time with one byte shuffle;
+ * it returns how many bytes it did */
+__attribute__((target("avx2"))) static Py_ssize_t
+swap_avx2(unsigned char *d, const unsigned char *s, Py_ssize_t nb, int c)
+{
+    static const signed char order[3][16] = {
+        {1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14},
+        {3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12},
+        {7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8},
+    };
+    const signed char *o = order[c == 2 ? 0 : c == 4 ? 1 : 2];
+    __m256i m = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)o));
+    Py_ssize_t i = 0;
+    for (; i + 32 <= nb; i += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+        _mm256_storeu_si256((__m256i *)(void *)(d + i), _mm256_shuffle_epi8(v, m));
+    }
+    return i;
+}
+#define MV_SWAP_AVX2 1
+#endif
+
 static void
 swap_dense(unsigned char *d, const unsigned char *s, Py_ssize_t count, int c)
 {
     Py_ssize_t i = 0, nb = count * c;
+#ifdef MV_SWAP_AVX2
+    if (nb >= 64 && (c == 2 || c == 4 || c == 8) && __builtin_cpu_supports("avx2"))
+        i = swap_avx2(d, s, nb, c);
+#endif
     switch (c) {
     case 2:
 #if defined(__x86_64__) || defined(_M_X64)
@@ -630,9 +703,9 @@ mv_cast_strided(char *d, const Py_ssize_t *ds, mv_num dn, const char *s, const P
     int sw = (sn.swapped ? 1 : 0) | (dn.swapped ? 2 : 0);
     /* only casts from floats (to integers, to narrower floats) and to float16
      * can raise invalid or overflow: the others need not ask the hardware */
-    int fe = sn.kind == 'f' || sn.kind == 'c' || (dn.kind == 'f' && dn.size == 2);
+    int fe = (sn.kind == 'f' || sn.kind == 'c' || (dn.kind == 'f' && dn.size == 2)) && sn.type != dn.type;
     if (fe)
-        feclearexcept(FE_INVALID | FE_OVERFLOW);
+        fe_clear();
     Py_ssize_t idx[MV_MAXDIM] = {0};
     int inner = n - 1;
     for (;;) {
@@ -655,10 +728,10 @@ mv_cast_strided(char *d, const Py_ssize_t *ds, mv_num dn, const char *s, const P
         if (k < 0)
             break;
     }
-    int raised = fe ? fetestexcept(FE_INVALID | FE_OVERFLOW) : 0;
+    int raised = fe ? fe_test() : 0;
     if (raised)
-        feclearexcept(FE_INVALID | FE_OVERFLOW);
-    return ((raised & FE_INVALID) ? MV_CAST_INVALID : 0) | ((raised & FE_OVERFLOW) ? MV_CAST_OVERFLOW : 0);
+        fe_clear();
+    return raised;
 }
 
 /* ---- warnings, as NumPy gives them ---- */
