@@ -27,6 +27,19 @@ type Allocator interface {
 	Name() string
 }
 
+// UninitAllocator is an Allocator that can also hand out memory without the
+// zero fill, for callers that overwrite every byte before anything reads one
+// (the destination of a whole copy). Pool.AllocateUninit uses it where the
+// pool's allocator has it, and Allocate otherwise.
+type UninitAllocator interface {
+	Allocator
+	// AllocateUninit is Allocate without the promise of zeros: the bytes may
+	// be what this allocator's earlier allocations left there (freed memory of
+	// this process; fresh mappings still come zero-filled from the kernel).
+	// Free takes it back as it takes Allocate's.
+	AllocateUninit(size int) ([]byte, error)
+}
+
 // DeviceAllocator is an Allocator whose memory is not ordinary host memory
 // (CUDA device, pinned or managed memory, from package cuda). Buffers from a
 // Pool over it report that Device. Device memory is handed out as a []byte

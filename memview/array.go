@@ -39,6 +39,19 @@ func errTooBig(shape []int, dt DType) error {
 // gives an array of that basic type, which exports the basic type's own
 // format ("l", "d"); another layout exports its portable spelling.
 func Empty(p *Pool, shape []int, dt DType, order byte) (*Array, error) {
+	return newEmpty(p, shape, dt, order, true)
+}
+
+// EmptyUninit is Empty for a caller that writes every element before
+// anything reads one, such as the destination of a whole copy: where the
+// pool's allocator is an UninitAllocator, reused memory is not cleared first,
+// and the elements hold whatever that memory held. Use Empty otherwise.
+func EmptyUninit(p *Pool, shape []int, dt DType, order byte) (*Array, error) {
+	return newEmpty(p, shape, dt, order, false)
+}
+
+// newEmpty is Empty, zero-filled if zero is set.
+func newEmpty(p *Pool, shape []int, dt DType, order byte, zero bool) (*Array, error) {
 	if !dt.IsValid() {
 		return nil, fmt.Errorf("memview: empty: invalid dtype: %w", ErrType)
 	}
@@ -67,7 +80,7 @@ func Empty(p *Pool, shape []int, dt DType, order byte) (*Array, error) {
 		// (a zero dim); NumPy reports that as too large, too.
 		return nil, errTooBig(shape, dt)
 	}
-	buf, err := newBuffer(p, nbytes)
+	buf, err := allocBuffer(p, nbytes, zero)
 	if err != nil {
 		return nil, errAlloc(nbytes, shape, dt, err)
 	}

@@ -114,7 +114,12 @@ func NewBuffer(p *Pool, size int) (*Buffer, error) {
 
 // newBuffer is NewBuffer for a size that is not negative, with the pool's
 // error as it is (callers say what the memory was for).
-func newBuffer(p *Pool, size int) (*Buffer, error) {
+func newBuffer(p *Pool, size int) (*Buffer, error) { return allocBuffer(p, size, true) }
+
+// allocBuffer is newBuffer, whose first size bytes are zero only if zero is
+// set (Pool.AllocateUninit otherwise); the bytes from size to the capacity
+// are zero either way, since growing within the capacity exposes them.
+func allocBuffer(p *Pool, size int, zero bool) (*Buffer, error) {
 	if p == nil {
 		p = DefaultPool()
 	}
@@ -122,7 +127,13 @@ func newBuffer(p *Pool, size int) (*Buffer, error) {
 	if !ok {
 		return nil, fmt.Errorf("too large: %w", ErrNoMemory)
 	}
-	data, err := p.Allocate(capacity)
+	var data []byte
+	var err error
+	if zero || !p.Device().HostAccessible() {
+		data, err = p.Allocate(capacity)
+	} else if data, err = p.AllocateUninit(capacity); err == nil {
+		clear(data[size:])
+	}
 	if err != nil {
 		return nil, err
 	}

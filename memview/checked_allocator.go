@@ -181,7 +181,7 @@ func allocatorFrame(fn string) bool {
 	if !ok {
 		return false
 	}
-	for _, p := range []string{"(*Pool).", "(*CheckedAllocator).", "(*LoggingAllocator).", "reallocate", "newBuffer"} {
+	for _, p := range []string{"(*Pool).", "(*CheckedAllocator).", "(*LoggingAllocator).", "reallocate", "newBuffer", "allocBuffer", "newEmpty"} {
 		if strings.HasPrefix(rest, p) {
 			return true
 		}

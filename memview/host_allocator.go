@@ -2,7 +2,10 @@ package memview
 
 import "fmt"
 
-var _ Reallocator = (*HostAllocator)(nil)
+var (
+	_ Reallocator     = (*HostAllocator)(nil)
+	_ UninitAllocator = (*HostAllocator)(nil)
+)
 
 // hostMmapThreshold is the size from which HostAllocator maps memory of its own
 // for each allocation instead of serving it from a slab.
@@ -38,6 +41,15 @@ func (a *HostAllocator) Allocate(size int) ([]byte, error) {
 		return a.small.Allocate(size)
 	}
 	return a.large.Allocate(size)
+}
+
+// AllocateUninit is Allocate without clearing a reused slab block
+// (UninitAllocator); mappings come zero-filled anyway.
+func (a *HostAllocator) AllocateUninit(size int) ([]byte, error) {
+	if u, ok := any(&a.small).(UninitAllocator); ok && size >= 0 && size < hostMmapThreshold {
+		return u.AllocateUninit(size)
+	}
+	return a.Allocate(size)
 }
 
 // Free returns an allocation to the backend that made it.

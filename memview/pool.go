@@ -46,6 +46,23 @@ func (p *Pool) Allocate(size int) ([]byte, error) {
 	return b, nil
 }
 
+// AllocateUninit is Allocate for a caller that writes every byte before
+// reading any: an UninitAllocator skips the zero fill of reused memory; any
+// other allocator zero-fills as ever. It is counted as Allocate is.
+func (p *Pool) AllocateUninit(size int) ([]byte, error) {
+	u, ok := p.alloc.(UninitAllocator)
+	if !ok {
+		return p.Allocate(size)
+	}
+	b, err := u.AllocateUninit(size)
+	if err != nil {
+		return nil, err
+	}
+	p.didAllocate(int64(size))
+	p.live.Add(1)
+	return b, nil
+}
+
 // didAllocate counts n new bytes: live, peak, total and one allocation.
 func (p *Pool) didAllocate(n int64) {
 	cur := p.bytes.Add(n)

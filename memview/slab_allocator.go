@@ -9,7 +9,7 @@ import (
 	"unsafe"
 )
 
-var _ Allocator = (*SlabAllocator)(nil)
+var _ UninitAllocator = (*SlabAllocator)(nil)
 
 // SlabAllocator serves sizes below slabMaxSize from slabs of anonymous memory
 // mapped with mmap, outside the Go heap: a slab of a size class (64 bytes, then
@@ -99,7 +99,16 @@ func slabClass(size int) int {
 func (a *SlabAllocator) Name() string { return "slab" }
 
 // Allocate returns size zero bytes, 64-byte aligned, from a slab.
-func (a *SlabAllocator) Allocate(size int) ([]byte, error) {
+func (a *SlabAllocator) Allocate(size int) ([]byte, error) { return a.allocate(size, true) }
+
+// AllocateUninit is Allocate without clearing a reused block: its bytes are
+// what the block last held (UninitAllocator).
+func (a *SlabAllocator) AllocateUninit(size int) ([]byte, error) { return a.allocate(size, false) }
+
+// allocate takes a block of size's class, cleared first (its first size bytes:
+// the rest of the block is cleared by whichever allocation uses it) if zero is
+// set and the block was handed out before.
+func (a *SlabAllocator) allocate(size int, zero bool) ([]byte, error) {
 	if size < 0 {
 		return nil, fmt.Errorf("memview: slab allocator: negative size %d: %w", size, ErrInvalid)
 	}
@@ -126,8 +135,8 @@ func (a *SlabAllocator) Allocate(size int) ([]byte, error) {
 	a.mu.Unlock()
 	p := unsafe.Add(s.base, k*s.size)
 	b := unsafe.Slice((*byte)(p), size)
-	if dirty {
-		clear(unsafe.Slice((*byte)(p), s.size))
+	if dirty && zero {
+		clear(b)
 	}
 	return b, nil
 }

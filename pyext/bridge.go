@@ -112,7 +112,7 @@ func finish(a *memview.Array, err error, m *C.mv_meta, e *C.mv_err) C.int {
 
 //export mvgo_empty
 func mvgo_empty(ndim C.int, shape *C.int64_t, dtype *C.char, order C.char, device *C.char,
-	pool C.uint64_t, m *C.mv_meta, e *C.mv_err) (rc C.int) {
+	pool C.uint64_t, zero C.int, m *C.mv_meta, e *C.mv_err) (rc C.int) {
 	defer guard(e, &rc)
 	dt, err := memview.ParseDType(C.GoString(dtype))
 	if err != nil {
@@ -130,7 +130,11 @@ func mvgo_empty(ndim C.int, shape *C.int64_t, dtype *C.char, order C.char, devic
 			return setErr(e, fmt.Errorf("memview: empty on %s: %w", dev, err))
 		}
 	}
-	a, err := memview.Empty(p, ints(shape, ndim), dt, byte(order))
+	empty := memview.Empty
+	if zero == 0 { // a copy's destination: every byte is written at once
+		empty = memview.EmptyUninit
+	}
+	a, err := empty(p, ints(shape, ndim), dt, byte(order))
 	return finish(a, err, m, e)
 }
 

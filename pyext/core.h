@@ -267,16 +267,17 @@ extern PyTypeObject *mv_import_keeper_type;
 /* ---- core_blocks.c: the creation cache ---- */
 
 /* Blocks of at most MV_BLOCK_MAX bytes of the default pool. mv_block_take
- * hands out a zero-filled block (NULL without an exception when the cache
+ * hands out a block, zero-filled unless zero is 0 (for a copy's destination,
+ * whose every byte is written at once) (NULL without an exception when the cache
  * cannot serve the size or pool, with one when Go failed); mv_block_give takes
  * one back (gen 0: a child's mapping, unmapped); mv_block_adopt hands block,
  * in a's layout, over to a new Go array and returns its handle (0 with an
  * exception). mv_blocks_flush gives back every free block and settles the
  * pool's counts (before statistics are read); mv_blocks_pool_changed does that
  * when the default pool changes. */
-#define MV_BLOCK_MAX (64 * 1024)
+#define MV_BLOCK_MAX (256 * 1024)
 extern unsigned mv_block_gen;
-void *mv_block_take(Py_ssize_t nbytes);
+void *mv_block_take(Py_ssize_t nbytes, int zero);
 void mv_block_give(void *p, Py_ssize_t nbytes, unsigned gen);
 uintptr_t mv_block_adopt(MVArray *a, void *block);
 int mv_blocks_flush(void);

@@ -124,7 +124,7 @@ mv_blocks_pool_changed(void)
 }
 
 void *
-mv_block_take(Py_ssize_t nbytes)
+mv_block_take(Py_ssize_t nbytes, int zero)
 {
     if (nbytes <= 0 || nbytes > MV_BLOCK_MAX)
         return NULL;
@@ -132,7 +132,7 @@ mv_block_take(Py_ssize_t nbytes)
     if (c != NULL && c->n > 0) {
         int k = --c->n;
         void *p = c->ptr[k];
-        if (c->dirty[k])
+        if (c->dirty[k] && zero)
             memset(p, 0, (size_t)nbytes);
         cached_bytes -= nbytes;
         c->used = ++tick;

@@ -65,11 +65,11 @@ mv_go_create_info(char *name, mv_meta *m, mv_err *e)
 }
 
 int
-mv_go_empty(int ndim, int64_t *shape, char *dtype, char order, char *device, uint64_t pool, mv_meta *m, mv_err *e)
+mv_go_empty(int ndim, int64_t *shape, char *dtype, char order, char *device, uint64_t pool, int zero, mv_meta *m, mv_err *e)
 {
     if (mv_in_child)
         return refused(e, "mvgo_empty");
-    return mvgo_empty(ndim, shape, dtype, order, device, pool, m, e);
+    return mvgo_empty(ndim, shape, dtype, order, device, pool, zero, m, e);
 }
 
 int

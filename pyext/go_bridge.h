@@ -20,7 +20,7 @@ void mv_go_blocks_sync(int64_t handed, int64_t handedBytes);
 int64_t mv_go_blocks_lent(void);
 int mv_go_block_adopt(void *ptr, char *dtype, char *format, int ndim, int64_t *shape, int64_t *strides, uintptr_t *h, mv_err *e);
 int mv_go_create_info(char *name, mv_meta *m, mv_err *e);
-int mv_go_empty(int ndim, int64_t *shape, char *dtype, char order, char *device, uint64_t pool, mv_meta *m, mv_err *e);
+int mv_go_empty(int ndim, int64_t *shape, char *dtype, char order, char *device, uint64_t pool, int zero, mv_meta *m, mv_err *e);
 int mv_go_import(void *buf, int ndim, int64_t *shape, int64_t *strides, int64_t itemsize, char *format, int readonly, void *token, mv_meta *m, mv_err *e);
 int mv_go_wrap_device(uintptr_t ptr, int ndim, int64_t *shape, int64_t *strides, char *typestr, int readonly, uintptr_t stream, int sync, void *token, mv_meta *m, mv_err *e);
 int mv_go_dtype_info(char *name, int asFormat, mv_meta *m, mv_err *e);

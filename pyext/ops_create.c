@@ -144,9 +144,10 @@ made_item(const MVArray *a, mv_item *own)
  * exception when the cache cannot serve it (too large, empty, a pool it does not
  * serve). In a forked child (go_fork.c) it serves any size: a block of the cache if
  * it has one free, else a mapping of the child's own (block_gen 0, unmapped when
- * the array goes: core_blocks.c). */
+ * the array goes: core_blocks.c). Its memory is zero-filled unless zero is 0,
+ * for a destination the caller writes whole at once (a copy's). */
 static MVArray *
-block_array(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, char order, const mv_item *f)
+block_array(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, char order, const mv_item *f, int zero)
 {
     Py_ssize_t itemsize = f->itemsize, nbytes = itemsize;
     for (int k = 0; k < nd; k++)
@@ -165,7 +166,7 @@ block_array(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides, char ord
         sd *= shape[k];
     }
     unsigned gen = mv_block_gen;
-    void *p = cached ? mv_block_take(nbytes) : NULL;
+    void *p = cached ? mv_block_take(nbytes, zero) : NULL;
     if (p == NULL && !PyErr_Occurred() && !mv_go_usable()) {
         p = mv_child_map(nbytes);
         gen = 0;
@@ -296,7 +297,7 @@ create(PyObject *fallback, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         PyErr_Clear();
         return slow(fallback, NULL, args, nargs, kwnames);
     }
-    MVArray *a = block_array(nd, shape, NULL, order, f);
+    MVArray *a = block_array(nd, shape, NULL, order, f, 1);
     if (a != NULL)
         return (PyObject *)a;
     if (!out_of_memory_or_none())
@@ -334,7 +335,7 @@ go_new(int nd, const Py_ssize_t *shape, const char *dtype, char order)
         sh[k] = shape[k];
     mv_meta m;
     mv_err e;
-    int rc = mv_go_empty(nd, sh, (char *)dtype, order, NULL, 0, &m, &e);
+    int rc = mv_go_empty(nd, sh, (char *)dtype, order, NULL, 0, 0, &m, &e);
     return mv_finish_meta(rc, &m, &e, NULL);
 }
 
@@ -373,7 +374,7 @@ array_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         return NULL;
     mv_item own;
     const mv_item *item = made_item(a, &own);
-    MVArray *c = block_array(a->ndim, shape, dense ? NULL : strides, dense ? order : 'C', item);
+    MVArray *c = block_array(a->ndim, shape, dense ? NULL : strides, dense ? order : 'C', item, 0);
     if (c == NULL) {
         if (!out_of_memory_or_none())
             return NULL;
@@ -477,7 +478,7 @@ mv_child_empty(int nd, const Py_ssize_t *shape, const char *dtype, char order)
         PyErr_Format(PyExc_ValueError, "memview: order must be 'C' or 'F', not '%c'", order);
         return NULL;
     }
-    return (PyObject *)block_array(nd, shape, NULL, order, f);
+    return (PyObject *)block_array(nd, shape, NULL, order, f, 1);
 }
 
 const char *
@@ -495,7 +496,7 @@ mv_child_copy(MVArray *a, char order)
     if (mv_host_order_strides(a, order, strides) < 0)
         return NULL;
     mv_item own;
-    MVArray *c = block_array(a->ndim, a->shape, strides, 'C', made_item(a, &own));
+    MVArray *c = block_array(a->ndim, a->shape, strides, 'C', made_item(a, &own), 0);
     if (c == NULL)
         return NULL;
     int rc;
@@ -552,7 +553,7 @@ core_empty_as(PyObject *mod, PyObject *args)
     }
     mv_item own;
     const mv_item *item = made_item(a, &own);
-    MVArray *c = block_array(nd, shape, NULL, 'C', item);
+    MVArray *c = block_array(nd, shape, NULL, 'C', item, 0);
     if (c != NULL) {
         memset(c->buf, 0, (size_t)c->len);
         return (PyObject *)c;

@@ -92,7 +92,7 @@ core_empty(PyObject *mod, PyObject *args)
     mv_err e;
     int rc;
     /* a device allocation waits for its zero-fill */
-    NOGIL(device != NULL, rc = mv_go_empty(n, shape, (char *)dtype, order[0], (char *)device, pool, &m, &e));
+    NOGIL(device != NULL, rc = mv_go_empty(n, shape, (char *)dtype, order[0], (char *)device, pool, 1, &m, &e));
     return mv_finish_meta(rc, &m, &e, NULL);
 }
 

@@ -118,7 +118,7 @@ api_allocator(DLTensor *proto, DLManagedTensorVersioned **out, void *error_ctx,
     mv_err e;
     int r;
     NOGIL(device != NULL && strcmp(device, "cpu") != 0,
-          r = mv_go_empty(proto->ndim, shape, dtype, 'C', device, 0, &m, &e));
+          r = mv_go_empty(proto->ndim, shape, dtype, 'C', device, 0, 1, &m, &e));
     if ((arr = mv_finish_meta(r, &m, &e, NULL)) == NULL)
         goto fail;
     DLManagedTensorVersioned *t = mv_dl_new_versioned((MVArray *)arr, mv_dl_device((MVArray *)arr), DLPACK_MINOR_VERSION, 0);
