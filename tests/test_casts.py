@@ -283,7 +283,7 @@ def test_byte_order_copies_of_every_length(t):
     """A copy into the other byte order reverses every component's bytes, whatever
     the length (sixteen bytes at a time, then the tail), dense and strided."""
     rng = np.random.default_rng(7)
-    for n in list(range(0, 20)) + [31, 64, 257, 1000]:
+    for n in list(range(20)) + [31, 64, 257, 1000]:
         src = np.frombuffer(rng.integers(0, 256, n * np.dtype(t).itemsize, dtype=np.uint8).tobytes(), "<" + t)
         want = np.zeros(n, ">" + t)
         np.copyto(want, src, casting="unsafe")
