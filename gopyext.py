@@ -218,7 +218,7 @@ def patch_generated_go(path: Path) -> None:
     # A Go error raises the exception memview raises for it (TypeError for
     # memview.ErrType, ...), not RuntimeError for everything.
     patch_re(path, r"C\.PyErr_SetString\(C\.PyExc_RuntimeError, estr\)",
-             "C.PyErr_SetString((*C.PyObject)(gopyrt.ExceptionFor(__err)), estr)", "the error exception")
+             "gopyrt.SetError(__err, unsafe.Pointer(estr))", "the error exception")
     # ... with a message as memview's own read: no ": invalid argument" at the end.
     patch_re(path, r"estr := C\.CString\(__err\.Error\(\)\)", "estr := C.CString(gopyrt.Message(__err))",
              "the error message")
@@ -656,7 +656,13 @@ def stub_text(pkg: dict, table: dict, name: str, left_out: dict | None = None) -
         out.append(f"class {base}(RuntimeError): ...\n")
         names.append(base)
         for e in errors:
-            out.append(f"class {e}({base}): ...\n")
+            # an error type's exported fields are the exception's attributes (gopyrt.Fields):
+            # numbers, bools and strings as they are, anything else as its text or None
+            fields = [f for f in (structs[e]["fields"] if e in structs else (pkg.get("fields") or {}).get(e, []))
+                      if not keyword.iskeyword(f["name"])]
+            attrs = [f"    {f['name']}: {py_type(f['type'], pkg, result=True) if f['type'] in PY_BASIC else 'str | None'}"
+                     for f in fields]
+            out += [f"class {e}({base}):", *attrs, ""] if attrs else [f"class {e}({base}): ...\n"]
             names.append(e)
     aliases = set()
     for typ, kind in sorted(types_.items()):

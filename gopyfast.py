@@ -802,6 +802,9 @@ func mvfastRelease(a *memview.Array) {{ _ = a.Release() }}
 func mvfastFail(f *C.mv_fast_failure, x gopyrt.Failure) {{
 \tf.exception = x.Exception
 \tf.message = C.CString(x.Message)
+\tif x.Fields != "" {{
+\t\tf.fields = C.CString(x.Fields)
+\t}}
 }}
 
 """

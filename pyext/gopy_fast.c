@@ -256,10 +256,42 @@ mv_fast_give_back(void *lent)
 PyObject *
 mv_fast_raise(mv_fast_failure *f)
 {
-    PyErr_SetString((PyObject *)f->exception, f->message ? f->message : "Go call failed");
+    mv_raise_go_error((PyObject *)f->exception, f->message ? f->message : "Go call failed", f->fields);
     free(f->message);
-    f->message = NULL;
+    free(f->fields);
+    f->message = f->fields = NULL;
     return NULL;
+}
+
+void
+mv_raise_go_error(PyObject *cls, const char *msg, const char *fields)
+{
+    if (fields == NULL) {
+        PyErr_SetString(cls, msg);
+        return;
+    }
+    /* the instance, its attributes set from the JSON object (json.loads) */
+    PyObject *exc = NULL, *json = NULL, *attrs = NULL;
+    PyObject *text = PyUnicode_FromString(msg);
+    if (text != NULL)
+        exc = PyObject_CallFunctionObjArgs(cls, text, NULL);
+    if (exc != NULL)
+        json = PyImport_ImportModule("json");
+    if (json != NULL)
+        attrs = PyObject_CallMethod(json, "loads", "s", fields);
+    if (attrs != NULL && PyDict_Check(attrs)) {
+        PyObject *k, *v;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(attrs, &pos, &k, &v))
+            if (PyObject_SetAttr(exc, k, v) < 0)
+                break;
+    }
+    if (!PyErr_Occurred()) /* else the failure to make it is what is raised */
+        PyErr_SetObject(cls, exc);
+    Py_XDECREF(attrs);
+    Py_XDECREF(json);
+    Py_XDECREF(exc);
+    Py_XDECREF(text);
 }
 
 /* mv_fast_gopy_result is gopy's object for the Go slice a shim registered

@@ -35,6 +35,7 @@
 typedef struct {
     void *exception;
     char *message;
+    char *fields; /* NULL, or the exception's attributes as a JSON object (malloc'd by Go) */
     uint32_t taken;
     int fallback;
 } mv_fast_failure;
@@ -95,6 +96,9 @@ int mv_fast_handle(PyObject *o, int64_t *h);
 void mv_fast_release_array(mv_fast_lent *lent);
 void mv_fast_give_back(void *lent);
 PyObject *mv_fast_raise(mv_fast_failure *f);
+/* mv_raise_go_error raises cls(msg), with the attributes of fields (a JSON
+ * object, or NULL) set on the instance; gopyrt calls it on gopy's path. */
+void mv_raise_go_error(PyObject *cls, const char *msg, const char *fields);
 PyObject *mv_fast_gopy_result(PyObject *cls, int64_t handle);
 
 /* A []T argument of a call, for mv_fast_slice_result: the object whose memory

@@ -101,9 +101,14 @@ def test_bound_calls_raise_the_sentinel_class():
 
 def test_error_types_are_exception_classes():
     assert issubclass(tour.ParseError, tour.Error)
-    with pytest.raises(tour.ParseError, match=r"^tour\.Parse: line -3: negative$"):
+    with pytest.raises(tour.ParseError, match=r"^tour\.Parse: line -3: negative$") as info:
         tour.Parse(-3)
     assert tour.Parse(3) is None
+    # the Go value's exported fields are the exception's attributes, and pickle with it
+    e = info.value
+    assert (e.Line, e.Msg) == (-3, "negative")
+    back = pickle.loads(pickle.dumps(e))
+    assert type(back) is tour.ParseError and (back.Line, back.Msg, str(back)) == (-3, "negative", str(e))
 
 
 def test_sentinel_exceptions_pickle():

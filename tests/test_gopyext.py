@@ -128,7 +128,7 @@ def test_built_output_has_every_edit():
     go = (gen / "pyext.go").read_text()
     saves = go.count("_saved_thread := C.PyEval_SaveThread()")
     assert saves > 0 and go.count("gopyrt.Recover(recover(), unsafe.Pointer(&_saved_thread))") == saves
-    assert "C.PyExc_RuntimeError, estr" not in go and "gopyrt.ExceptionFor(__err)" in go
+    assert "C.PyExc_RuntimeError, estr" not in go and "gopyrt.SetError(__err, unsafe.Pointer(estr))" in go
     assert go.count("(_handle CGoHandle") == go.count("gopyrt.BadHandle(__err, ")
     assert "gopyh.Embed(" not in go  # no unchecked type assertion of a handle's value
     assert ("gopyrt.Value[" in go) == ("(_handle CGoHandle" in go)  # (memview alone binds no methods)

@@ -18,24 +18,25 @@ import (
 type Failure struct {
 	Exception unsafe.Pointer
 	Message   string
+	Fields    string // the attributes of an error type's exception (Fields), or ""
 }
 
 // ErrorFailure is the failure a Go error returned by a bound function raises:
-// the exception and message gopy's patched path raises for it.
+// the exception, message and attributes gopy's patched path raises it with.
 func ErrorFailure(err error) Failure {
-	return Failure{ExceptionFor(err), Message(err)}
+	return Failure{ExceptionFor(err), Message(err), Fields(err)}
 }
 
 // PanicFailure is the failure a panic with value r raises, as Recover raises
 // it on gopy's path: "Go panic: " and the value.
 func PanicFailure(r any) Failure {
 	if err, ok := r.(badHandle); ok {
-		return Failure{ExceptionFor(err), Message(err)}
+		return Failure{ExceptionFor(err), Message(err), ""}
 	}
 	if err, ok := r.(error); ok {
-		return Failure{ExceptionFor(err), "Go panic: " + Message(err)}
+		return Failure{ExceptionFor(err), "Go panic: " + Message(err), ""}
 	}
-	return Failure{ExceptionFor(fmt.Errorf("%v", r)), fmt.Sprintf("Go panic: %v", r)}
+	return Failure{ExceptionFor(fmt.Errorf("%v", r)), fmt.Sprintf("Go panic: %v", r), ""}
 }
 
 // ImportBuffer makes the *memview.Array a shim passes for a *memview.Array

@@ -1,9 +1,10 @@
 // Package gopyrt is what the Go code gopy generates for a memview extension
 // calls at run time. build.py patches three calls into every function gopy
 // generates: Recover, deferred, so that a panic in a bound Go package raises
-// a Python exception instead of aborting the interpreter; ExceptionFor, so
-// that a Go error becomes an exception of the right type instead of gopy's
-// RuntimeError for everything; and Message, so that its message reads as
+// a Python exception instead of aborting the interpreter; SetError, so that
+// a Go error becomes an exception of the right class (ExceptionFor), with an
+// error type's fields as attributes, instead of gopy's RuntimeError for
+// everything; and Message, so that its message reads as
 // memview's own do (no ": invalid argument" at the end). And Value, where
 // gopy's code reads a Go value from a handle with an unchecked type assertion.
 //
@@ -17,6 +18,14 @@ package gopyrt
 #include <stdlib.h>
 
 extern PyObject *mv_exception_type(int kind); // pyext's core_errors.c: the class of an MV_*_ERROR
+extern void mv_raise_go_error(PyObject *cls, const char *msg, const char *fields); // pyext's gopy_fast.c
+
+// raise_error raises cls(msg) with fields' attributes (NULL: none).
+static void
+raise_error(void *cls, const char *msg, const char *fields)
+{
+	mv_raise_go_error((PyObject *)cls, msg, fields);
+}
 
 static void
 raise(int kind, const char *msg)
@@ -103,6 +112,18 @@ func stdClass(err error) unsafe.Pointer {
 		}
 	}
 	return nil
+}
+
+// SetError raises the Python exception for err (ExceptionFor) with the
+// message estr (a C string the caller owns) and, for a bound error type, its
+// fields as attributes (Fields). gopy's patched path calls it with the GIL.
+func SetError(err error, estr unsafe.Pointer) {
+	var fields *C.char
+	if f := Fields(err); f != "" {
+		fields = C.CString(f)
+		defer C.free(unsafe.Pointer(fields))
+	}
+	C.raise_error(ExceptionFor(err), (*C.char)(estr), fields)
 }
 
 // Message is err's message as the Python exception carries it: without the

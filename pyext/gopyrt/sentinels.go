@@ -1,8 +1,12 @@
 package gopyrt
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -97,18 +101,24 @@ func SetSentinelClass(name string, class unsafe.Pointer) bool {
 // sentinelClass is the class of the first error in err's chain (depth first,
 // as errors.Is walks it) that is a sentinel with a class, or nil.
 func sentinelClass(err error) unsafe.Pointer {
+	c, _ := sentinelMatch(err)
+	return c
+}
+
+// sentinelMatch is sentinelClass with the error of the chain that matched.
+func sentinelMatch(err error) (unsafe.Pointer, error) {
 	sentinelsMu.Lock()
 	list := sentinels
 	sentinelsMu.Unlock()
 	if len(list) == 0 {
-		return nil
+		return nil, nil
 	}
-	var walk func(e error) unsafe.Pointer
-	walk = func(e error) unsafe.Pointer {
+	var walk func(e error) (unsafe.Pointer, error)
+	walk = func(e error) (unsafe.Pointer, error) {
 		for e != nil {
 			for _, s := range list {
 				if c := s.class.Load(); c != nil && s.matches(e) {
-					return unsafe.Pointer(c)
+					return unsafe.Pointer(c), e
 				}
 			}
 			switch u := e.(type) {
@@ -116,18 +126,101 @@ func sentinelClass(err error) unsafe.Pointer {
 				e = u.Unwrap()
 			case interface{ Unwrap() []error }:
 				for _, x := range u.Unwrap() {
-					if c := walk(x); c != nil {
-						return c
+					if c, m := walk(x); c != nil {
+						return c, m
 					}
 				}
-				return nil
+				return nil, nil
 			default:
-				return nil
+				return nil, nil
 			}
 		}
-		return nil
+		return nil, nil
 	}
 	return walk(err)
+}
+
+// Fields is, for an err whose chain holds a value of a bound error type (the
+// first match, as ExceptionFor finds it), that value's exported fields as a
+// JSON object, which become the exception's attributes: numbers, bools and
+// strings as they are (NaN and the infinities as Python's json reads them),
+// an error field as its message, nil pointers, slices, maps and interfaces as
+// null, and any other value as fmt's %v of it. "" where no error type
+// matches or the type is not a struct.
+func Fields(err error) string {
+	_, m := sentinelMatch(err)
+	if m == nil {
+		return ""
+	}
+	v := reflect.ValueOf(m)
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return ""
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	n := 0
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Type().Field(i)
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		if n > 0 {
+			b.WriteString(", ")
+		}
+		n++
+		name, _ := json.Marshal(f.Name)
+		b.Write(name)
+		b.WriteString(": ")
+		b.WriteString(fieldJSON(v.Field(i)))
+	}
+	b.WriteByte('}')
+	if n == 0 {
+		return ""
+	}
+	return b.String()
+}
+
+// fieldJSON is one field's value as Fields writes it.
+func fieldJSON(v reflect.Value) string {
+	quote := func(s string) string { q, _ := json.Marshal(s); return string(q) }
+	switch v.Kind() {
+	case reflect.Bool:
+		return strconv.FormatBool(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(v.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(v.Uint(), 10)
+	case reflect.Float32, reflect.Float64:
+		f := v.Float()
+		switch {
+		case math.IsNaN(f):
+			return "NaN"
+		case math.IsInf(f, 1):
+			return "Infinity"
+		case math.IsInf(f, -1):
+			return "-Infinity"
+		}
+		return strconv.FormatFloat(f, 'g', -1, v.Type().Bits())
+	case reflect.String:
+		return quote(v.String())
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Func, reflect.Chan:
+		if v.IsNil() {
+			return "null"
+		}
+	}
+	if v.CanInterface() {
+		if e, ok := v.Interface().(error); ok {
+			return quote(e.Error())
+		}
+		return quote(fmt.Sprintf("%v", v.Interface()))
+	}
+	return "null"
 }
 
 // matches: the one error e (not its chain) is the sentinel, as errors.Is
