@@ -563,7 +563,14 @@ def py_results(fn: dict, pkg: dict) -> str:
         return "None"
     if len(res) == 1:
         return py_type(res[0], pkg, result=True)
-    return "tuple[" + ", ".join(py_type(t, pkg, result=True) for t in res) + "]"
+    # an entry is given the class of one result at most (gopyfast.class_results):
+    # where several results have one, a named integer type's are plain ints
+    own, types_ = pkg["path"] + ".", pkg.get("types") or {}
+    named = [t.startswith(own) and types_.get(t[len(own):]) in PY_BASIC and PY_BASIC[types_[t[len(own):]]] == "int"
+             for t in res]
+    plain = sum(1 for t in res if t.lstrip("*").startswith(own)) > 1
+    return "tuple[" + ", ".join("int" if plain and nm else py_type(t, pkg, result=True)
+                                for t, nm in zip(res, named)) + "]"
 
 
 def doc_entry(fn: dict, pkg: dict) -> dict:

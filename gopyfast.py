@@ -172,7 +172,27 @@ def result(t: str, pkg: dict, helpers: str, value: dict | None = None) -> str:
     m = re.fullmatch(r"\*([\w.\-~/]+)\.(\w+)", t)
     if m and m[1] == pkg["path"] and f"func handleFromPtr_Ptr_{pkg['name']}_{m[2]}(" in helpers:
         return t
+    m = re.fullmatch(r"([\w.\-~/]+)\.(\w+)", t)
+    if m and m[1] == pkg["path"] and (pkg.get("types") or {}).get(m[2]) in INTS:
+        return f"named:{m[2]}:{pkg['types'][m[2]]}"  # the package's int subclass (pkg.Mode)
     raise Uncovered(f"result of Go type {t}")
+
+
+def class_results(values: list, pkg: dict) -> list:
+    """The results of kinds values whose Python class the entry is given (gopy's
+    object, a value object, a named integer type's int subclass): at most one,
+    so that where several would be, the named integers among them are plain
+    ints (plain_named) and any other more than one is Uncovered."""
+    return [j for j, t in enumerate(values)
+            if gopy_result(t, pkg) is not None or t.startswith(("struct:", "named:"))]
+
+
+def plain_named(values: list, pkg: dict) -> list:
+    """values with named integer results made plain ints where the entry
+    could not be given each one's class (class_results)."""
+    if len(class_results(values, pkg)) > 1:
+        return [t.rsplit(":", 1)[1] if t.startswith("named:") else t for t in values]
+    return values
 
 
 def gopy_result(t: str, pkg: dict) -> tuple[str, str, str] | None:
@@ -188,6 +208,8 @@ def gopy_result(t: str, pkg: dict) -> tuple[str, str, str] | None:
 def class_name(t: str, pkg: dict) -> str:
     """The name of the Python class an entry is given for result kind t:
     "value:Name" for a value object (_gobind.value_class), else gopy's."""
+    if t.startswith("named:"):
+        return "named:" + t.split(":")[1]
     return f"value:{t[7:]}" if t.startswith("struct:") else gopy_result(t, pkg)[2]
 
 
@@ -237,6 +259,8 @@ def c_value_typedef(name: str, spec: dict) -> str:
 
 
 def c_result_type(t: str, k: int = 0, j: int = 0) -> str:
+    if t.startswith("named:"):
+        return INTS[t.rsplit(":", 1)[1]][0]
     if t.startswith("struct:"):
         return f"mv_value_{k}_{j}"
     if t.startswith("["):
@@ -251,6 +275,8 @@ def c_result_type(t: str, k: int = 0, j: int = 0) -> str:
 
 
 def c_result_value(t: str, v: str, k: int = 0, inputs: int = 0, j: int = 0) -> str:
+    if t.startswith("named:"):  # the int made an instance of the package's int subclass
+        return f"mv_fast_named(result_class_{k}, {c_result_value(t.rsplit(':', 1)[1], v)})"
     if t.startswith("struct:"):  # the value object of the struct's fields
         return f"mv_value_{k}_{j}_result(result_class_{k}, &{v})"
     if t.startswith("[") and not t.startswith("[]"):  # a tuple, or bytes for [N]byte
@@ -270,6 +296,8 @@ def c_result_value(t: str, v: str, k: int = 0, inputs: int = 0, j: int = 0) -> s
 
 
 def go_result_store(t: str, v: str, out: str, pkg: dict, value: dict | None = None) -> str:
+    if t.startswith("named:"):
+        return f"*{out} = C.{INTS[t.rsplit(':', 1)[1]][0]}({v})"
     if t.startswith("struct:"):  # field by field into the C struct
         lines = []
         for f in value["fields"]:
@@ -374,11 +402,12 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     res = fn["results"]
     error = bool(res) and res[-1] == "error"
     specs = (fn.get("values") or [None] * len(res))[:len(res) - error]
-    values = [result(t, pkg, helpers, sp) for t, sp in zip(res[:len(res) - error], specs)]
-    # the results whose Python class the entry is given (gopy's, or a value object's)
-    gopy_values = [j for j, t in enumerate(values) if gopy_result(t, pkg) is not None or t.startswith("struct:")]
+    values = plain_named([result(t, pkg, helpers, sp) for t, sp in zip(res[:len(res) - error], specs)], pkg)
+    # the results whose Python class the entry is given (gopy's, a value object's, an int subclass)
+    gopy_values = class_results(values, pkg)
     if len(gopy_values) > 1:
         raise Uncovered("more than one result Python gets as a gopy object or a value object")
+    named = bool(gopy_values) and values[gopy_values[0]].startswith("named:")
     structs = {j: specs[j] for j, t in enumerate(values) if t.startswith("struct:")}
     shim = f"mvfast_{k}"
     go_run = not res and not own
@@ -393,7 +422,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     gopy_value = bool(gopy_values)
     # memory Go may keep lives with the Go value returned, or the receiver (as on
     # gopy's path); a value object keeps nothing
-    keeps = bool(memory) and ((gopy_value and not structs) or bool(typ))
+    keeps = bool(memory) and ((gopy_value and not structs and not named) or bool(typ))
 
     # ---- C
     c = [f"/* {qual} */", *[c_value_struct(f"mv_value_{k}_{j}", sp) for j, sp in structs.items()],
@@ -861,8 +890,9 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
         rows.append(row)
         k += 1
         specs = fn.get("values") or [None] * len(fn["results"])
-        kinds = [result(t, pkg, helpers, sp) for t, sp in zip(fn["results"], specs) if t != "error"]
-        named = [class_name(t, pkg) for t in kinds if t.startswith("struct:") or gopy_result(t, pkg)]
+        kinds = plain_named([result(t, pkg, helpers, sp) for t, sp in zip(fn["results"], specs) if t != "error"],
+                            pkg)
+        named = [class_name(kinds[j], pkg) for j in class_results(kinds, pkg)]
         into[fn["name"]] = named[0] if named else None
         for sp in specs:
             if sp and sp["kind"] == "struct" and all(f["type"] in C_FIELD for f in sp["fields"]):

@@ -294,6 +294,18 @@ mv_raise_go_error(PyObject *cls, const char *msg, const char *fields)
     Py_XDECREF(text);
 }
 
+/* mv_fast_named is the int v (a new reference, or NULL) made an instance of
+ * cls, the int subclass of a named integer type (pkg.Mode): cls(v). */
+PyObject *
+mv_fast_named(PyObject *cls, PyObject *v)
+{
+    if (v == NULL || cls == NULL)
+        return v;
+    PyObject *out = PyObject_CallFunctionObjArgs(cls, v, NULL);
+    Py_DECREF(v);
+    return out;
+}
+
 /* mv_fast_gopy_result is gopy's object for the Go slice a shim registered
  * under handle (with gopy's own handleFromPtr_Slice_E), made as gopy's
  * wrapper makes it: cls(handle=handle), which takes its reference. */

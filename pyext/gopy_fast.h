@@ -96,6 +96,7 @@ int mv_fast_handle(PyObject *o, int64_t *h);
 void mv_fast_release_array(mv_fast_lent *lent);
 void mv_fast_give_back(void *lent);
 PyObject *mv_fast_raise(mv_fast_failure *f);
+PyObject *mv_fast_named(PyObject *cls, PyObject *v);
 /* mv_raise_go_error raises cls(msg), with the attributes of fields (a JSON
  * object, or NULL) set on the instance; gopyrt calls it on gopy's path. */
 void mv_raise_go_error(PyObject *cls, const char *msg, const char *fields);

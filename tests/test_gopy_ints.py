@@ -4,6 +4,8 @@ __index__, and refuses the rest before Go runs — in one place, pyext/gopy.c's
 mv_go_int_arg, which the C pybindgen writes calls (gopyext.check_params).
 The refusals themselves are rows of the bad-input catalogue
 (tests/test_bad_inputs_go.py)."""
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -58,3 +60,26 @@ def test_gopy_slice_elements_are_converted_the_same_way():
     assert u[0] == 2**64 - 1
     i = go.Slice_int64([-2**63])
     assert i[0] == -2**63
+
+
+def test_named_integer_results_are_instances_of_the_int_subclass():
+    """A result of a named integer type is an instance of the package's int
+    subclass, as its constants are; with one other result, the tuple holds
+    one; two such results stay plain ints, as the stub says."""
+    assert issubclass(gopkg.Level, int) and isinstance(gopkg.High, gopkg.Level)
+    for n, want in ((-1, gopkg.Low), (3, gopkg.Medium), (11, gopkg.High)):
+        got = gopkg.LevelOf(n)
+        assert type(got) is gopkg.Level and got == want and repr(got) == repr(want)
+    r = gopkg.Raise(gopkg.Low)
+    assert type(r) is gopkg.Level and r == gopkg.Medium and repr(r) == "gopkg.Medium"
+    assert gopkg.Raise(2) is not None and type(gopkg.Raise(2)) is gopkg.Level
+    with pytest.raises(gopkg.ErrNotALevel, match="not a level"):
+        gopkg.Raise(7)
+    level, count = gopkg.LevelAndCount(4)
+    assert type(level) is gopkg.Level and level == gopkg.Medium and type(count) is int and count == 4
+    both = gopkg.Levels(0, 20)
+    assert both == (0, 2) and all(type(x) is int for x in both)
+    stub = (pathlib.Path(mv.__file__).parent.parent / "gopkg" / "__init__.pyi").read_text()
+    assert "def LevelOf(n: int) -> Level: ..." in stub
+    assert "def LevelAndCount(n: int) -> tuple[Level, int]: ..." in stub
+    assert "def Levels(a: int, b: int) -> tuple[int, int]: ..." in stub

@@ -321,6 +321,9 @@ def fast(mod, pkg: str) -> None:
     def result_class(result):
         if result and result.startswith("value:"):
             return value_class(pkg, result.removeprefix("value:"))
+        if result and result.startswith("named:"):  # a named integer type's int subclass (present_ints)
+            cls = getattr(mod, result.removeprefix("named:"), None)
+            return cls if isinstance(cls, type) and issubclass(cls, int) else None
         return (getattr(mod, result, None) or getattr(_go, result, None)) if result else None
 
     own = getattr(_fast, "OWN", {})
@@ -471,13 +474,11 @@ def _int_type(enum, where: str) -> type:
 _GOPY_NAMES = frozenset({"os", "sys", "inspect", "collections", "cwd", "currentdir", "go", "Enum"})
 
 
-def present_types(mod, pkg: str) -> None:
-    """The Go package's types as Python presents them: named integer types
-    int subclasses with their constants instances of them, gopy's structs
-    with reprs of their fields only, and __all__ the package's public names
-    (dir() lists those alone)."""
+def present_ints(mod, pkg: str) -> None:
+    """Named integer types as int subclasses (pkg.Mode, of gopy's Enum), their
+    constants instances of them; before the entries are made (fast), which
+    return instances of them."""
     import enum
-    import types
     where = import_name(pkg)
     for name, x in list(vars(mod).items()):
         if isinstance(x, type) and issubclass(x, enum.Enum) and x is not enum.Enum \
@@ -487,7 +488,17 @@ def present_types(mod, pkg: str) -> None:
             for m in x:
                 if getattr(mod, m.name, None) == m.value:
                     setattr(mod, m.name, cls(m.value))
-        elif isinstance(x, type) and issubclass(x, GoClass) and x.__module__ == mod.__name__ \
+
+
+def present_types(mod, pkg: str) -> None:
+    """The Go package's types as Python presents them: named integer types
+    int subclasses (present_ints), gopy's structs with reprs of their fields
+    only, and __all__ the package's public names (dir() lists those alone)."""
+    import types
+    where = import_name(pkg)
+    present_ints(mod, pkg)
+    for name, x in list(vars(mod).items()):
+        if isinstance(x, type) and issubclass(x, GoClass) and x.__module__ == mod.__name__ \
                 and not name.startswith(("Slice_", "Map_", "Ptr_")) and "__repr__" in x.__dict__:
             fields = tuple(k for k, v in x.__dict__.items() if isinstance(v, property))
             x.__repr__ = _struct_repr(where, fields)
@@ -579,6 +590,7 @@ def bind_module(modname: str, pkg: str) -> None:
         bind(mod, _bindings.PACKAGES[pkg], pkg)
         present(mod, pkg)
         bind_errors(mod, pkg)
+        present_ints(mod, pkg)
         fast(mod, pkg)
         present_types(mod, pkg)
         mod._memview_bound = True
