@@ -678,13 +678,30 @@ def stub_text(pkg: dict, table: dict, name: str, left_out: dict | None = None) -
         body = []
         fields = [f for f in (structs[typ]["fields"] if typ in structs else (pkg.get("fields") or {}).get(typ, []))
                   if not keyword.iskeyword(f["name"])]
+        if kind.startswith("[]") or kind == "interface":
+            # gopy's own classes: a named slice type is its sequence class (gopy's signatures), an
+            # interface a class of its methods; both take gopy's *args (a handle, or a sequence)
+            body.append("    def __init__(self, *args: Any, **kwargs: Any) -> None: ...")
+        if kind.startswith("[]"):
+            e = py_type(kind[2:], pkg, result=True)
+            body += ["    def __del__(self) -> None: ...", "    def __len__(self) -> int: ...",
+                     "    def __getitem__(self, key: int | slice) -> Any: ...",
+                     f"    def __setitem__(self, idx: int, value: {e}) -> None: ...",
+                     f"    def __iadd__(self, value: Any) -> {typ}: ...", f"    def __iter__(self) -> {typ}: ...",
+                     f"    def __next__(self) -> {e}: ...", f"    def append(self, value: {e}) -> None: ...",
+                     "    def copy(self, src: Any) -> None: ..."]
+        elif kind == "interface":
+            for m in (pkg.get("iface_methods") or {}).get(typ, []):
+                if not keyword.iskeyword(m["name"]):
+                    body.append(_stub_def(doc_entry(m, pkg), "    ", method=True).rstrip("\n"))
         if kind == "struct":
             body += [f"    {f['name']}: {py_type(f['type'], pkg, result=True)}" for f in fields]
             args = ", ".join(f"{f['name']}: {py_type(f['type'], pkg)} = {ZERO[PY_BASIC[f['type']]]!r}"
                              if f["type"] in PY_BASIC else f"{f['name']}: {py_type(f['type'], pkg)} | None = None"
                              for f in fields)
             body.append(f"    def __init__(self{', *, ' if args else ''}{args}) -> None: ...")
-        body.append("    def __del__(self) -> None: ...")
+        if not kind.startswith("[]") and kind != "interface":
+            body.append("    def __del__(self) -> None: ...")
         methods = {k.split(".")[1] for k in docs if k.startswith(typ + ".")}
         for key, info in sorted(docs.items()):
             if key.startswith(typ + ".") and not keyword.iskeyword(key.split(".")[1]) and key not in left_out:

@@ -497,9 +497,10 @@ def present_types(mod, pkg: str) -> None:
     import types
     where = import_name(pkg)
     present_ints(mod, pkg)
+    structs = _bindings.PACKAGES[pkg].get("fields", {})  # every exported struct type's, by name
     for name, x in list(vars(mod).items()):
         if isinstance(x, type) and issubclass(x, GoClass) and x.__module__ == mod.__name__ \
-                and not name.startswith(("Slice_", "Map_", "Ptr_")) and "__repr__" in x.__dict__:
+                and name in structs and "__repr__" in x.__dict__:
             fields = tuple(k for k, v in x.__dict__.items() if isinstance(v, property))
             x.__repr__ = _struct_repr(where, fields)
             init = x.__dict__.get("__init__")

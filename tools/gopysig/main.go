@@ -90,6 +90,9 @@ type Package struct {
 	Name    string            `json:"name"`
 	Funcs   []Func            `json:"funcs"`
 	Methods map[string][]Func `json:"methods"` // by type name
+	// IfaceMethods: the exported methods of each exported interface type,
+	// which gopy binds as methods of its class (the stub lists them).
+	IfaceMethods map[string][]Func `json:"iface_methods"`
 	// Structs: the exported structs of plain fields (valuekind.go), by name.
 	Structs map[string]*Value `json:"structs"`
 	// Errors: the exported package-level variables and constants whose type
@@ -107,7 +110,8 @@ type Package struct {
 	// rounds it, a string quoted as JSON quotes it, True or False).
 	ConstValues map[string]string `json:"const_values"`
 	// Types: every exported named type (aliases left out), with its
-	// underlying type's kind: "struct", "interface", or a basic type's name.
+	// underlying type's kind: "struct", "interface", a basic type's name, or
+	// for a slice the slice type ("[]float64").
 	Types map[string]string `json:"types"`
 	// Fields: the exported fields (embedded ones left out) of each exported
 	// struct, with their types.
@@ -187,6 +191,7 @@ func docComments(p *packages.Package) map[token.Pos]string {
 
 func describe(p *types.Package, ro *roAnalysis, docs map[token.Pos]string) Package {
 	out := Package{Path: p.Path(), Name: p.Name(), Funcs: []Func{}, Methods: map[string][]Func{},
+		IfaceMethods: map[string][]Func{},
 		Structs: map[string]*Value{}, Errors: []string{}, ErrorTypes: []string{}, Consts: map[string]string{}, Vars: map[string]string{},
 		ConstValues: map[string]string{},
 		Types:       map[string]string{}, Fields: map[string][]Field{}}
@@ -241,8 +246,16 @@ func describe(p *types.Package, ro *roAnalysis, docs map[token.Pos]string) Packa
 				out.Fields[name] = fs
 			case *types.Interface:
 				out.Types[name] = "interface"
+				ms := types.NewMethodSet(named)
+				for i := range ms.Len() {
+					if m, ok := ms.At(i).Obj().(*types.Func); ok && m.Exported() {
+						out.IfaceMethods[name] = append(out.IfaceMethods[name], signature(m, ro, docs))
+					}
+				}
 			case *types.Basic:
 				out.Types[name] = u.Name()
+			case *types.Slice:
+				out.Types[name] = typeString(u) // a named slice type: gopy's sequence class
 			default:
 				out.Types[name] = "other"
 			}
