@@ -76,6 +76,7 @@ import shutil
 import subprocess
 import sysconfig
 import tarfile
+import tempfile
 import time
 import zipfile
 from pathlib import Path
@@ -549,10 +550,12 @@ def distribution(ns: argparse.Namespace | None = None) -> Distribution:
     import tomllib
     own = memview_project()
     project, base = own, ROOT
-    for pkg in getattr(ns, "with_pkgs", None) or []:
-        f = Path(pkg.dir) / "pyproject.toml"
+    # a Go developer's project built by memview_backend (getattr(ns, "project")) first
+    dirs = [getattr(ns, "project", None)] + [pkg.dir for pkg in getattr(ns, "with_pkgs", None) or []]
+    for d in (d for d in dirs if d):
+        f = Path(d) / "pyproject.toml"
         if f.is_file() and "project" in (t := tomllib.loads(f.read_text())):
-            project, base = t["project"], Path(pkg.dir)
+            project, base = t["project"], Path(d)
             break
     name = getattr(ns, "name", None) or (project.get("name") if project is not own else None) or NAME
     version = getattr(ns, "version", None) or (project.get("version") if project is not own else None) or VERSION
@@ -566,7 +569,8 @@ def distribution(ns: argparse.Namespace | None = None) -> Distribution:
                    "requires-python": own["requires-python"]}
     elif project is not own:  # memview's Python floor holds too
         theirs = project.get("requires-python")
-        project = dict(project, **{"requires-python": own["requires-python"] + (f", {theirs}" if theirs else "")})
+        same = theirs is None or theirs.replace(" ", "") == own["requires-python"].replace(" ", "")
+        project = dict(project, **{"requires-python": own["requires-python"] + ("" if same else f", {theirs}")})
     return Distribution(name, version, project, base)
 
 
@@ -645,6 +649,15 @@ def write_wheel(pkg: Path, dist: Path, arch: str | None = None, cc: str = "syste
         data = f"{published.name} {published.version}\n".encode()
         zf.writestr(arc, data)
         records.append(_record_line(arc, data))
+        if published.name == NAME:
+            # memview's own wheel carries its sdist and the backend that builds a Go
+            # developer's project with it (memview_backend.py: requires = ["memview"])
+            with tempfile.TemporaryDirectory() as tmp:
+                sdist = write_sdist(Path(tmp))
+                for arc, data in ((f"{NAME}/_source/{sdist.name}", sdist.read_bytes()),
+                                  ("memview_backend.py", (ROOT / "memview_backend.py").read_bytes())):
+                    zf.writestr(arc, data)
+                    records.append(_record_line(arc, data))
         for name in license_files(published):
             arc = f"{info}/licenses/{name}"
             data = (published.base / name).read_bytes()

@@ -126,6 +126,66 @@ def test_each_wheel_marks_the_memview_package_with_its_name(godir, tmp_path):
             assert zf.read(marker).decode() == f"{published.name} {published.version}\n"
 
 
+def test_memviews_own_wheel_carries_its_source_and_backend(godir, tmp_path):
+    """memview's wheel holds its sdist and memview_backend.py, with which a Go
+    developer's `python -m build` builds (requires = ["memview"]); a composed
+    distribution's wheel holds neither."""
+    pkg = tmp_path / "out" / "memview"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    whl = build.write_wheel(pkg, tmp_path / "own", arch="x86_64", cc="zig", published=build.distribution())
+    with zipfile.ZipFile(whl) as zf:
+        assert zf.read("memview_backend.py") == (build.ROOT / "memview_backend.py").read_bytes()
+        src = zf.read(f"memview/_source/memview-{build.VERSION}.tar.gz")
+        records = zf.read(f"memview-{build.VERSION}.dist-info/RECORD").decode()
+    assert "memview_backend.py," in records and f"memview/_source/memview-{build.VERSION}.tar.gz," in records
+    import io
+    import tarfile
+    with tarfile.open(fileobj=io.BytesIO(src)) as tf:
+        names = set(tf.getnames())
+    assert {f"memview-{build.VERSION}/build.py", f"memview-{build.VERSION}/PKG-INFO",
+            f"memview-{build.VERSION}/memview_backend.py"} <= names
+    theirs = build.write_wheel(pkg, tmp_path / "theirs", arch="x86_64", cc="zig",
+                               published=build.distribution(build.parse_command("wheel", ["--with", str(godir)])))
+    with zipfile.ZipFile(theirs) as zf:
+        assert not any(n.startswith(("memview/_source/", "memview_backend")) for n in zf.namelist())
+
+
+def test_the_backend_in_a_go_developers_project_reads_its_pyproject(tmp_path, monkeypatch):
+    """memview_backend outside memview's tree: the project's [tool.memview]
+    packages (relative to the project), its sdist of the project's files."""
+    import importlib.util
+    import shutil
+    import tarfile
+    alone = tmp_path / "site" / "memview_backend.py"
+    alone.parent.mkdir()
+    shutil.copy(build.ROOT / "memview_backend.py", alone)
+    spec = importlib.util.spec_from_file_location("memview_backend_alone", alone)
+    backend = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(backend)
+    assert not backend._OWN
+    proj = tmp_path / "proj"
+    (proj / "go" / "stats").mkdir(parents=True)
+    (proj / "go" / "stats" / "stats.go").write_text("package stats\n")
+    (proj / "pyproject.toml").write_text('[project]\nname = "my-stats"\nversion = "2.0"\n\n'
+                                         '[tool.memview]\npackages = ["go/stats=mystats"]\n')
+    (proj / "dist").mkdir()
+    (proj / "dist" / "old.whl").write_text("")  # build output: left out of the sdist
+    monkeypatch.chdir(proj)
+    monkeypatch.setattr(backend, "_build_py", lambda: build)  # this checkout's build.py stands in for the unpacked one
+    assert backend._settings(None) == {"with": [f"{proj / 'go' / 'stats'}=mystats"]}
+    assert backend._settings({"cc": "system"})["cc"] == "system"
+    name = backend.build_sdist(str(tmp_path / "sdist"))
+    assert name == "my_stats-2.0.tar.gz"
+    with tarfile.open(tmp_path / "sdist" / name) as tf:
+        assert sorted(tf.getnames()) == ["my_stats-2.0/PKG-INFO", "my_stats-2.0/go/stats/stats.go",
+                                         "my_stats-2.0/pyproject.toml"]
+        assert "Name: my-stats\nVersion: 2.0\n" in tf.extractfile("my_stats-2.0/PKG-INFO").read().decode()
+    (proj / "pyproject.toml").write_text('[project]\nname = "x"\nversion = "1"\n[tool.memview]\npackages = "go"\n')
+    with pytest.raises(SystemExit, match="list of Go package directories"):
+        backend._settings(None)
+
+
 def test_import_names_two_distributions_that_installed_memview(tmp_path):
     """pip lets a Go developer's distribution and memview overwrite each other's
     files; both leave their marker, and import memview names them."""

@@ -1,0 +1,3 @@
+module example.org/devproj/stats
+
+go 1.26.8
