@@ -727,3 +727,184 @@ func BenchmarkViewAll(b *testing.B) {
 	_ = r.Release()
 	_ = a.Release()
 }
+
+// stridedBench is a strided float64 view for BenchmarkViewStrided: every
+// other element of a C array of twice the shape on each axis, so that no
+// axis is contiguous, with its raw base pointer and strides.
+type stridedBench struct {
+	v       View[float64]
+	base    unsafe.Pointer
+	shape   []int
+	strides []int
+}
+
+func newStridedBench(b *testing.B, shape ...int) stridedBench {
+	p := NewPool(&HostAllocator{})
+	full := make([]int, len(shape))
+	steps := make([]Index, len(shape))
+	for k, n := range shape {
+		full[k], steps[k] = 2*n, SliceStep(2)
+	}
+	a, err := Empty(p, full, Float64, 'C')
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := a.Index(steps...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = s.Release(); _ = a.Release() })
+	v, err := NewView[float64](s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range v.All() {
+		v.Set(1, i...)
+	}
+	return stridedBench{v, s.Pointer(), s.Shape(), s.Strides()}
+}
+
+// The loops BenchmarkViewStrided times, each as a user would write it in a
+// function of its own (as the bound Scale of docs/go/api.md), so that what
+// the compiler does with each is what it does in user code.
+
+//go:noinline
+func stridedRawScale(base unsafe.Pointer, n, step int, f float64) {
+	for i := range n {
+		p := (*float64)(unsafe.Add(base, i*step))
+		*p *= f
+	}
+}
+
+//go:noinline
+func stridedRawSum(base unsafe.Pointer, n, step int) float64 {
+	var s float64
+	for i := range n {
+		s += *(*float64)(unsafe.Add(base, i*step))
+	}
+	return s
+}
+
+//go:noinline
+func stridedRawScale2(base unsafe.Pointer, n, m, s0, s1 int, f float64) {
+	for i := range n {
+		for j := range m {
+			p := (*float64)(unsafe.Add(base, i*s0+j*s1))
+			*p *= f
+		}
+	}
+}
+
+//go:noinline
+func stridedRawSum2(base unsafe.Pointer, n, m, s0, s1 int) float64 {
+	var s float64
+	for i := range n {
+		for j := range m {
+			s += *(*float64)(unsafe.Add(base, i*s0+j*s1))
+		}
+	}
+	return s
+}
+
+//go:noinline
+func stridedApply(v View[float64], f float64) error {
+	return v.Apply(func(_ []int, x float64) float64 { return x * f })
+}
+
+//go:noinline
+func stridedAll(v View[float64]) float64 {
+	var s float64
+	for _, x := range v.All() {
+		s += x
+	}
+	return s
+}
+
+//go:noinline
+func stridedAt(v View[float64], n int) float64 {
+	var s float64
+	for i := range n {
+		s += v.At(i)
+	}
+	return s
+}
+
+//go:noinline
+func stridedAt2(v View[float64], n, m int) float64 {
+	var s float64
+	for i := range n {
+		for j := range m {
+			s += v.At(i, j)
+		}
+	}
+	return s
+}
+
+// BenchmarkViewStrided compares View's element loops with the raw pointer
+// loops they stand for, over a strided view of 1,000 float64 elements
+// (1-D: every other element; 2-D: 25x40, every other row and column).
+// rawScale is Apply's loop (x *= f in place), rawSum the loop All and At
+// stand for (a sum).
+func BenchmarkViewStrided(b *testing.B) {
+	f := 1.0000001
+	var sink float64
+	b.Run("1d", func(b *testing.B) {
+		s := newStridedBench(b, 1000)
+		n, step := s.shape[0], s.strides[0]
+		b.Run("rawScale", func(b *testing.B) {
+			for b.Loop() {
+				stridedRawScale(s.base, n, step, f)
+			}
+		})
+		b.Run("Apply", func(b *testing.B) {
+			for b.Loop() {
+				_ = stridedApply(s.v, f)
+			}
+		})
+		b.Run("rawSum", func(b *testing.B) {
+			for b.Loop() {
+				sink += stridedRawSum(s.base, n, step)
+			}
+		})
+		b.Run("All", func(b *testing.B) {
+			for b.Loop() {
+				sink += stridedAll(s.v)
+			}
+		})
+		b.Run("At", func(b *testing.B) {
+			for b.Loop() {
+				sink += stridedAt(s.v, n)
+			}
+		})
+	})
+	b.Run("2d", func(b *testing.B) {
+		s := newStridedBench(b, 25, 40)
+		n, m, s0, s1 := s.shape[0], s.shape[1], s.strides[0], s.strides[1]
+		b.Run("rawScale", func(b *testing.B) {
+			for b.Loop() {
+				stridedRawScale2(s.base, n, m, s0, s1, f)
+			}
+		})
+		b.Run("Apply", func(b *testing.B) {
+			for b.Loop() {
+				_ = stridedApply(s.v, f)
+			}
+		})
+		b.Run("rawSum", func(b *testing.B) {
+			for b.Loop() {
+				sink += stridedRawSum2(s.base, n, m, s0, s1)
+			}
+		})
+		b.Run("All", func(b *testing.B) {
+			for b.Loop() {
+				sink += stridedAll(s.v)
+			}
+		})
+		b.Run("At", func(b *testing.B) {
+			for b.Loop() {
+				sink += stridedAt2(s.v, n, m)
+			}
+		})
+	})
+	_ = sink
+}
