@@ -340,8 +340,13 @@ func load[T Element](c *viewCore, p unsafe.Pointer) T {
 // at returns the address of the element at idx in a 1-D view that is not
 // bool (n1 > 0), or what slow returns: loadAddr in At. Small enough to be
 // inlined, and At with it, only because a call through a parameter (slow)
-// weighs less with the inliner than a direct call.
+// weighs less with the inliner than a direct call. With the race detector
+// the atomic load is a call, at would not be inlined, and idx would
+// escape through slow: there it calls loadAddr, which does not keep idx.
 func (c *viewCore) at(idx []int, slow func(*viewCore, []int) unsafe.Pointer) unsafe.Pointer {
+	if raceEnabled {
+		return c.loadAddr(idx)
+	}
 	if c != nil && len(idx) == 1 && uint(idx[0]) < c.n1 && !c.buf.released.Load() {
 		return unsafe.Add(c.base, idx[0]*c.step1)
 	}
