@@ -3,6 +3,7 @@ package memview
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -20,8 +21,8 @@ type Array struct {
 	layout   Layout
 	readonly bool
 
-	mu       sync.Mutex
-	released bool
+	mu       sync.Mutex  // serializes Release
+	released atomic.Bool // set by Release, under mu; read without it
 }
 
 // errTooBig reports a shape whose size in bytes does not fit in an int, in
@@ -227,22 +228,19 @@ func (a *Array) FContiguous() bool { return a.layout.FContiguous() }
 func (a *Array) Release() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.released {
+	if a.released.Load() {
 		return fmt.Errorf("memview: release of released array: %w", ErrReleased)
 	}
 	if err := a.buf.Release(); err != nil {
 		return fmt.Errorf("memview: release of array %s %s: %w", tuple(a.layout.Shape), a.dt, err)
 	}
-	a.released = true
+	a.released.Store(true)
 	return nil
 }
 
-// Released reports whether Release has succeeded.
-func (a *Array) Released() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.released
-}
+// Released reports whether Release has succeeded. It takes no lock (one
+// atomic load), so element loops may check it cheaply.
+func (a *Array) Released() bool { return a.released.Load() }
 
 // AsReadOnly returns a read-only view of the same elements.
 func (a *Array) AsReadOnly() (*Array, error) { return a.view(a.Layout(), true) }

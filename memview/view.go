@@ -79,6 +79,13 @@ type viewCore struct {
 	strides  []int // bytes
 	readonly bool
 	boolean  bool // T is bool: load bytes as != 0
+	empty    bool // some axis has length 0
+
+	// n1 and step1 are a 1-D view's length and stride, for At's inlined
+	// path; n1 is 0 for other views and for bool ones (that path loads
+	// elements as they are, not as load does).
+	n1    uint
+	step1 int
 }
 
 // NewView returns a View of a's elements as Go values of type T. a's dtype
@@ -110,7 +117,7 @@ func NewView[T Element](a *Array) (View[T], error) {
 				z, align, l.Offset, tuple(l.Strides), ErrInvalid)
 		}
 	}
-	return View[T]{&viewCore{
+	c := &viewCore{
 		arr:      a,
 		buf:      a.buf,
 		base:     a.Pointer(),
@@ -118,7 +125,12 @@ func NewView[T Element](a *Array) (View[T], error) {
 		strides:  append([]int{}, l.Strides...),
 		readonly: a.readonly,
 		boolean:  a.dt.SameLayout(Bool),
-	}}, nil
+		empty:    l.Size() == 0,
+	}
+	if len(l.Shape) == 1 && !c.boolean {
+		c.n1, c.step1 = uint(l.Shape[0]), l.Strides[0]
+	}
+	return View[T]{c}, nil
 }
 
 // zeroCore stands in for the core of the zero View: no array, no dims.
@@ -163,8 +175,7 @@ func (v View[T]) ReadOnly() bool { return v.core().readonly }
 // At returns the element at idx (one index per axis; none for a 0-d view).
 // It panics on a bad index, a zero View or released memory.
 func (v View[T]) At(idx ...int) T {
-	p := v.c.addr(idx) // first: it panics for the zero View
-	return load[T](v.c, p)
+	return *(*T)(v.c.at(idx, (*viewCore).loadAddr))
 }
 
 // Set stores x in the element at idx. It panics as At does, and with an
@@ -209,22 +220,40 @@ func (v View[T]) Put(x T, idx ...int) error {
 // one element to the next: copy it to keep it; changing it does not change
 // the iteration. It panics as At does if the memory has been released.
 func (v View[T]) All() iter.Seq2[[]int, T] {
+	// All and the function it returns are small enough to be inlined
+	// into a range loop over them, and the loop body (yield) into that,
+	// so that the loop runs in the caller with no call per element.
 	return func(yield func([]int, T) bool) {
 		c := v.core()
 		c.mustLive()
-		var r rows
-		if !r.start(c) {
+		if len(c.shape) == 1 {
+			// An index of its own, which the compiler drops when the
+			// loop body ignores it.
+			var idx [1]int
+			p, step := c.base, c.strides[0]
+			for i := range c.shape[0] {
+				idx[0] = i
+				if !yield(idx[:], load[T](c, unsafe.Add(p, i*step))) {
+					return
+				}
+			}
+			return
+		}
+		var s rowsScratch
+		r, ok := startRows(c, &s)
+		if !ok {
 			return
 		}
 		last := len(r.idx) - 1
+		if last < 0 { // 0-d: one element
+			yield(r.idx, load[T](c, c.base))
+			return
+		}
 		for {
-			if last < 0 { // 0-d: one element
-				yield(r.idx, load[T](c, c.base))
-				return
-			}
-			for i := 0; i < r.n; i++ {
-				r.idx[last] = i
-				if !yield(r.idx, load[T](c, unsafe.Add(c.base, r.off+i*r.step))) {
+			p, n, step, slot := unsafe.Add(c.base, r.off), r.n, r.step, &r.idx[last]
+			for i := range n {
+				*slot = i
+				if !yield(r.idx, load[T](c, unsafe.Add(p, i*step))) {
 					return
 				}
 			}
@@ -239,32 +268,59 @@ func (v View[T]) All() iter.Seq2[[]int, T] {
 // in place (the index slice is as in All). A read-only view wraps
 // ErrReadOnly, a released array ErrReleased, the zero View ErrInvalid.
 func (v View[T]) Apply(fn func(idx []int, x T) T) error {
-	c := v.core()
+	// The walk is a closure called through callFunc, a call that the
+	// inliner counts as cheap (it is through a parameter), which keeps
+	// Apply small enough to be inlined. In the caller the closure, called
+	// once, is inlined in turn, and a func literal fn into it: the caller
+	// runs the loop itself, with no call per element, as for All.
+	return callFunc(func() error {
+		c := v.core()
+		if err := c.applyError(); err != nil {
+			return err
+		}
+		if len(c.shape) == 1 { // as in All
+			var idx [1]int
+			p, step := c.base, c.strides[0]
+			for i := range c.shape[0] {
+				idx[0] = i
+				q := unsafe.Add(p, i*step)
+				*(*T)(q) = fn(idx[:], load[T](c, q))
+			}
+			return nil
+		}
+		var s rowsScratch
+		r, ok := startRows(c, &s)
+		if !ok {
+			return nil
+		}
+		last := len(r.idx) - 1
+		if last < 0 { // 0-d: one element
+			*(*T)(c.base) = fn(r.idx, load[T](c, c.base))
+			return nil
+		}
+		for {
+			p, n, step, slot := unsafe.Add(c.base, r.off), r.n, r.step, &r.idx[last]
+			for i := range n {
+				*slot = i
+				q := unsafe.Add(p, i*step)
+				*(*T)(q) = fn(r.idx, load[T](c, q))
+			}
+			if !r.next() {
+				return nil
+			}
+		}
+	})
+}
+
+// callFunc returns f(). See Apply for why.
+func callFunc(f func() error) error { return f() }
+
+// applyError returns why Apply may not write c's elements, or nil.
+func (c *viewCore) applyError() error {
 	if c.readonly {
 		return fmt.Errorf("memview: Apply on a read-only View: %w", ErrReadOnly)
 	}
-	if err := c.live(); err != nil {
-		return err
-	}
-	var r rows
-	if !r.start(c) {
-		return nil
-	}
-	last := len(r.idx) - 1
-	if last < 0 { // 0-d: one element
-		*(*T)(c.base) = fn(r.idx, load[T](c, c.base))
-		return nil
-	}
-	for {
-		for i := 0; i < r.n; i++ {
-			r.idx[last] = i
-			p := unsafe.Add(c.base, r.off+i*r.step)
-			*(*T)(p) = fn(r.idx, load[T](c, p))
-		}
-		if !r.next() {
-			return nil
-		}
-	}
+	return c.live()
 }
 
 // load reads the element at p. A bool is read as its byte != 0, so that
@@ -281,9 +337,42 @@ func load[T Element](c *viewCore, p unsafe.Pointer) T {
 	return *(*T)(p)
 }
 
+// at returns the address of the element at idx in a 1-D view that is not
+// bool (n1 > 0), or what slow returns: loadAddr in At. Small enough to be
+// inlined, and At with it, only because a call through a parameter (slow)
+// weighs less with the inliner than a direct call. With the race detector
+// the atomic load is a call, at would not be inlined, and idx would
+// escape through slow: there it calls loadAddr, which does not keep idx.
+func (c *viewCore) at(idx []int, slow func(*viewCore, []int) unsafe.Pointer) unsafe.Pointer {
+	if raceEnabled {
+		return c.loadAddr(idx)
+	}
+	if c != nil && len(idx) == 1 && uint(idx[0]) < c.n1 && !c.buf.released.Load() {
+		return unsafe.Add(c.base, idx[0]*c.step1)
+	}
+	return slow(c, idx)
+}
+
+// boolBytes are the bytes of false and true.
+var boolBytes = [2]byte{0, 1}
+
+// loadAddr is addr for reading: in a bool view it returns the address of
+// a byte 0 or 1 (in boolBytes) with the element's truth value, as load
+// reads it, not the element's own.
+func (c *viewCore) loadAddr(idx []int) unsafe.Pointer {
+	p := c.addr(idx)
+	if c.boolean {
+		if *(*uint8)(p) != 0 {
+			return unsafe.Pointer(&boolBytes[1])
+		}
+		return unsafe.Pointer(&boolBytes[0])
+	}
+	return p
+}
+
 // addr returns the address of the element at idx, panicking on a bad index,
-// a zero View or released memory. It is small enough to be inlined, and
-// does not keep idx, so callers' variadic slices stay on their stacks.
+// a zero View or released memory. It does not keep idx, so callers'
+// variadic slices stay on their stacks.
 func (c *viewCore) addr(idx []int) unsafe.Pointer {
 	if c == nil || len(idx) != len(c.shape) || c.buf == nil || c.buf.released.Load() {
 		c.fail(idx)
@@ -385,19 +474,27 @@ type rows struct {
 	n, step int // elements per row and their stride
 }
 
-// start prepares the first row; false for an empty view.
-func (r *rows) start(c *viewCore) bool {
-	for _, n := range c.shape {
-		if n == 0 {
-			return false
-		}
+// rowsScratch is room for the idx and ctr of a rows over up to 4
+// dimensions: on the caller's stack, unless idx escapes.
+type rowsScratch [8]int
+
+// startRows returns a walk of c at its first row, keeping idx and ctr in
+// s if they fit; false for an empty view. (A result, not a method setting
+// *r: escape analysis would send s to the heap.)
+func startRows(c *viewCore, s *rowsScratch) (rows, bool) {
+	if c.empty {
+		return rows{}, false
 	}
 	nd := len(c.shape)
-	r.c, r.idx, r.ctr, r.off = c, make([]int, nd), make([]int, nd), 0
+	ix := s[:]
+	if 2*nd > len(s) {
+		ix = make([]int, 2*nd)
+	}
+	r := rows{c: c, idx: ix[:nd:nd], ctr: ix[nd : 2*nd : 2*nd]}
 	if nd > 0 {
 		r.n, r.step = c.shape[nd-1], c.strides[nd-1]
 	}
-	return true
+	return r, true
 }
 
 // next moves to the next row; false after the last.

@@ -727,3 +727,484 @@ func BenchmarkViewAll(b *testing.B) {
 	_ = r.Release()
 	_ = a.Release()
 }
+
+// stridedBench is a strided float64 view for BenchmarkViewStrided: every
+// other element of a C array of twice the shape on each axis, so that no
+// axis is contiguous, with its raw base pointer and strides.
+type stridedBench struct {
+	v       View[float64]
+	base    unsafe.Pointer
+	shape   []int
+	strides []int
+}
+
+func newStridedBench(b *testing.B, shape ...int) stridedBench {
+	p := NewPool(&HostAllocator{})
+	full := make([]int, len(shape))
+	steps := make([]Index, len(shape))
+	for k, n := range shape {
+		full[k], steps[k] = 2*n, SliceStep(2)
+	}
+	a, err := Empty(p, full, Float64, 'C')
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := a.Index(steps...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = s.Release(); _ = a.Release() })
+	v, err := NewView[float64](s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range v.All() {
+		v.Set(1, i...)
+	}
+	return stridedBench{v, s.Pointer(), s.Shape(), s.Strides()}
+}
+
+// The loops BenchmarkViewStrided times, each as a user would write it in a
+// function of its own (as the bound Scale of docs/go/api.md), so that what
+// the compiler does with each is what it does in user code.
+
+//go:noinline
+func stridedRawScale(base unsafe.Pointer, n, step int, f float64) {
+	for i := range n {
+		p := (*float64)(unsafe.Add(base, i*step))
+		*p *= f
+	}
+}
+
+//go:noinline
+func stridedRawSum(base unsafe.Pointer, n, step int) float64 {
+	var s float64
+	for i := range n {
+		s += *(*float64)(unsafe.Add(base, i*step))
+	}
+	return s
+}
+
+//go:noinline
+func stridedRawScale2(base unsafe.Pointer, n, m, s0, s1 int, f float64) {
+	for i := range n {
+		for j := range m {
+			p := (*float64)(unsafe.Add(base, i*s0+j*s1))
+			*p *= f
+		}
+	}
+}
+
+//go:noinline
+func stridedRawSum2(base unsafe.Pointer, n, m, s0, s1 int) float64 {
+	var s float64
+	for i := range n {
+		for j := range m {
+			s += *(*float64)(unsafe.Add(base, i*s0+j*s1))
+		}
+	}
+	return s
+}
+
+//go:noinline
+func stridedApply(v View[float64], f float64) error {
+	return v.Apply(func(_ []int, x float64) float64 { return x * f })
+}
+
+//go:noinline
+func stridedAll(v View[float64]) float64 {
+	var s float64
+	for _, x := range v.All() {
+		s += x
+	}
+	return s
+}
+
+//go:noinline
+func stridedAt(v View[float64], n int) float64 {
+	var s float64
+	for i := range n {
+		s += v.At(i)
+	}
+	return s
+}
+
+//go:noinline
+func stridedAt2(v View[float64], n, m int) float64 {
+	var s float64
+	for i := range n {
+		for j := range m {
+			s += v.At(i, j)
+		}
+	}
+	return s
+}
+
+// BenchmarkViewStrided compares View's element loops with the raw pointer
+// loops they stand for, over a strided view of 1,000 float64 elements
+// (1-D: every other element; 2-D: 25x40, every other row and column).
+// rawScale is Apply's loop (x *= f in place), rawSum the loop All and At
+// stand for (a sum).
+func BenchmarkViewStrided(b *testing.B) {
+	f := 1.0000001
+	var sink float64
+	b.Run("1d", func(b *testing.B) {
+		s := newStridedBench(b, 1000)
+		n, step := s.shape[0], s.strides[0]
+		b.Run("rawScale", func(b *testing.B) {
+			for b.Loop() {
+				stridedRawScale(s.base, n, step, f)
+			}
+		})
+		b.Run("Apply", func(b *testing.B) {
+			for b.Loop() {
+				_ = stridedApply(s.v, f)
+			}
+		})
+		b.Run("rawSum", func(b *testing.B) {
+			for b.Loop() {
+				sink += stridedRawSum(s.base, n, step)
+			}
+		})
+		b.Run("All", func(b *testing.B) {
+			for b.Loop() {
+				sink += stridedAll(s.v)
+			}
+		})
+		b.Run("At", func(b *testing.B) {
+			for b.Loop() {
+				sink += stridedAt(s.v, n)
+			}
+		})
+	})
+	b.Run("2d", func(b *testing.B) {
+		s := newStridedBench(b, 25, 40)
+		n, m, s0, s1 := s.shape[0], s.shape[1], s.strides[0], s.strides[1]
+		b.Run("rawScale", func(b *testing.B) {
+			for b.Loop() {
+				stridedRawScale2(s.base, n, m, s0, s1, f)
+			}
+		})
+		b.Run("Apply", func(b *testing.B) {
+			for b.Loop() {
+				_ = stridedApply(s.v, f)
+			}
+		})
+		b.Run("rawSum", func(b *testing.B) {
+			for b.Loop() {
+				sink += stridedRawSum2(s.base, n, m, s0, s1)
+			}
+		})
+		b.Run("All", func(b *testing.B) {
+			for b.Loop() {
+				sink += stridedAll(s.v)
+			}
+		})
+		b.Run("At", func(b *testing.B) {
+			for b.Loop() {
+				sink += stridedAt2(s.v, n, m)
+			}
+		})
+	})
+	_ = sink
+}
+
+// fastPathLayouts returns views of base (4x6, distinct elements) that take
+// each of View's paths: 1-D (strided, reversed, single, empty), 0-d and
+// N-d up to past rowsScratch (5-D), empty ones included.
+func fastPathLayouts(t *testing.T, base *Array) map[string]*Array {
+	t.Helper()
+	m := must(t)
+	flat := m(base.Reshape(24))
+	layouts := viewLayouts(t, base)
+	for name, a := range map[string]*Array{
+		"1-d C":            flat,
+		"1-d step 2":       m(flat.Index(SliceStep(2))),
+		"1-d reversed":     m(flat.Index(SliceStep(-1))),
+		"1-d step -3":      m(flat.Index(SliceStep(-3))),
+		"1-d single":       m(flat.Index(Slice(5, 6, 1))),
+		"1-d empty":        m(flat.Index(Slice(3, 3, 1))),
+		"2-d strided":      m(base.Index(SliceStep(2), SliceStep(-2))),
+		"4-d":              m(base.Reshape(2, 2, 3, 2)),
+		"5-d":              m(base.Reshape(1, 2, 2, 3, 2)),
+		"5-d reversed":     m(m(base.Reshape(2, 1, 2, 3, 2)).Index(SliceStep(-1), Full(), Full(), SliceStep(-1))),
+		"5-d empty":        m(m(base.Reshape(2, 1, 2, 3, 2)).Index(Full(), Full(), Slice(1, 1, 1))),
+		"0-d of a 1-d":     m(flat.Index(Int(7))),
+		"1-d of a 2-d row": m(base.Index(Int(2), SliceStep(-1))),
+	} {
+		layouts[name] = a
+	}
+	return layouts
+}
+
+// collectAll runs seq as a function value (not inlined into a range loop)
+// and returns the indexes and values it yields, scribbling on the last
+// entry of each index.
+//
+//go:noinline
+func collectAll[T Element](seq func(func([]int, T) bool)) (idx [][]int, xs []T) {
+	seq(func(i []int, x T) bool {
+		idx, xs = append(idx, slices.Clone(i)), append(xs, x)
+		scribble(i)
+		return true
+	})
+	return idx, xs
+}
+
+// scribble changes the last entry of idx, the one All and Apply set for
+// every element. (Other entries are set once a row, as they always were:
+// changed, they stay changed until the next row.)
+func scribble(idx []int) {
+	if len(idx) > 0 {
+		idx[len(idx)-1] = -7
+	}
+}
+
+// applyVia calls v.Apply with fn a parameter, not a func literal.
+//
+//go:noinline
+func applyVia[T Element](v View[T], fn func([]int, T) T) error { return v.Apply(fn) }
+
+// checkFastPaths checks At, All and Apply of a View[T] of a, however they
+// are compiled (inlined with a func literal, or called through function
+// values), against the C-order indices and ItemBytes.
+func checkFastPaths[T Element](t *testing.T, name string, a *Array) {
+	t.Helper()
+	dt := DTypeOf[T]()
+	v, err := NewView[T](a)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var all [][]int
+	var want []T
+	if a.Size() > 0 {
+		all = indices(a.Shape())
+	}
+	for _, idx := range all {
+		b, _ := a.ItemBytes(idx...)
+		want = append(want, decodeItem(dt, b).(T))
+	}
+	same := func(what string, gotIdx [][]int, got []T) {
+		t.Helper()
+		if !slices.EqualFunc(gotIdx, all, slices.Equal) || !slices.Equal(got, want) {
+			t.Fatalf("%s %s: visits %v with %v, want %v with %v", name, what, gotIdx, got, all, want)
+		}
+	}
+
+	// At, through the variadic slice, and with literal indexes for 1-D.
+	for k, idx := range all {
+		if got := v.At(idx...); got != want[k] {
+			t.Fatalf("%s: At%v = %v, want %v", name, idx, got, want[k])
+		}
+		if len(idx) == 1 && v.At(idx[0]) != want[k] {
+			t.Fatalf("%s: At(%d) = %v, want %v", name, idx[0], v.At(idx[0]), want[k])
+		}
+	}
+	// All, inlined into a range loop (scribbling on the index, and
+	// breaking early) and called as a function value.
+	var gotIdx [][]int
+	var got []T
+	for idx, x := range v.All() {
+		gotIdx, got = append(gotIdx, slices.Clone(idx)), append(got, x)
+		scribble(idx)
+	}
+	same("All", gotIdx, got)
+	got = got[:0]
+	for idx, x := range v.All() {
+		got = append(got, x)
+		for k := range idx {
+			idx[k] = -7 // all of it: the walk goes on regardless
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s: All with the whole index scribbled on yields %v, want %v", name, got, want)
+	}
+	same("All as a function", slices.Collect(func(yield func([]int) bool) {
+		i, _ := collectAll(v.All())
+		for _, idx := range i {
+			yield(idx)
+		}
+	}), func() []T { _, x := collectAll(v.All()); return x }())
+	if len(all) > 1 {
+		n := 0
+		for range v.All() {
+			if n++; n == len(all)/2 {
+				break
+			}
+		}
+		if n != len(all)/2 {
+			t.Fatalf("%s: All went on after break: %d", name, n)
+		}
+	}
+	// Apply with a func literal and with fn a parameter: each call sees the
+	// index and value All would yield, and its result lands there.
+	for _, via := range []string{"literal", "parameter"} {
+		gotIdx, got = nil, nil
+		k := 0
+		f := func(idx []int, x T) T {
+			gotIdx, got = append(gotIdx, slices.Clone(idx)), append(got, x)
+			scribble(idx)
+			k++
+			return fromInt[T](k)
+		}
+		if via == "literal" {
+			err = v.Apply(func(idx []int, x T) T { return f(idx, x) })
+		} else {
+			err = applyVia(v, f)
+		}
+		if err != nil {
+			t.Fatalf("%s: Apply (%s): %v", name, via, err)
+		}
+		same("Apply ("+via+")", gotIdx, got)
+		for j, idx := range all {
+			b, _ := a.ItemBytes(idx...)
+			if g := decodeItem(dt, b).(T); g != fromInt[T](j+1) {
+				t.Fatalf("%s: Apply (%s) left %v at %v, want %v", name, via, g, idx, fromInt[T](j+1))
+			}
+		}
+		want = want[:0]
+		for j := range all {
+			want = append(want, fromInt[T](j+1))
+		}
+	}
+}
+
+// TestViewFastPaths: the inlined paths of At, All and Apply (1-D, 0-d,
+// N-d, empty, bool) visit the same elements in the same order, with the
+// same index slices, as the general walk did, and see what ItemBytes sees.
+func TestViewFastPaths(t *testing.T) {
+	p := newTestPool(t)
+	for name, a := range fastPathLayouts(t, distinctBase(t, p, Float64)) {
+		checkFastPaths[float64](t, name, a)
+	}
+	for name, a := range fastPathLayouts(t, distinctBase(t, p, Int8)) {
+		checkFastPaths[int8](t, name, a)
+	}
+	for name, a := range fastPathLayouts(t, distinctBase(t, p, Complex128)) {
+		checkFastPaths[complex128](t, name, a)
+	}
+	// Bool bytes other than 0 and 1 read as true on every path.
+	base := distinctBase(t, p, Bool)
+	for i, idx := range indices(base.Shape()) {
+		b, _ := base.ItemBytes(idx...)
+		b[0] = byte(i * 37 % 256) // 0, 37, 74, ... 255 at i 23
+	}
+	for name, a := range fastPathLayouts(t, base) {
+		v, _ := NewView[bool](a)
+		if a.Size() > 0 {
+			for idx := range v.All() {
+				b, _ := a.ItemBytes(idx...)
+				if v.At(idx...) != (b[0] != 0) {
+					t.Fatalf("%s: At%v = %v for byte %d", name, idx, v.At(idx...), b[0])
+				}
+			}
+		}
+		checkFastPaths[bool](t, name, a)
+	}
+}
+
+// TestViewFastPathErrors: on the inlined paths, the errors and panics are
+// those of the general ones, to the message.
+func TestViewFastPathErrors(t *testing.T) {
+	p := newTestPool(t)
+	base := arange(t, p, Float64, 4, 6)
+	flat := must(t)(base.Reshape(24))
+	for name, a := range map[string]*Array{
+		"1-d":      must(t)(flat.Index(SliceStep(-3))),
+		"1-d bool": must(t)(arange(t, p, Bool, 8).Index(SliceStep(2))),
+		"2-d":      must(t)(base.Index(SliceStep(2))),
+		"0-d":      must(t)(flat.Index(Int(4))),
+	} {
+		var at func(idx ...int)
+		var get func(idx ...int) error
+		if a.DType() == Bool {
+			w, _ := NewView[bool](a)
+			at, get = func(idx ...int) { w.At(idx...) }, func(idx ...int) error { _, err := w.Get(idx...); return err }
+		} else {
+			w, _ := NewView[float64](a)
+			at = func(idx ...int) {
+				if len(idx) == 1 {
+					w.At(idx[0]) // the literal form
+				}
+				w.At(idx...)
+			}
+			get = func(idx ...int) error { _, err := w.Get(idx...); return err }
+		}
+		n := a.Shape()
+		for _, idx := range [][]int{{}, {0}, {-1}, {1 << 40}, {0, 0}, {-1, 0}, {0, 1 << 40}} {
+			want := get(idx...)
+			if want == nil {
+				continue
+			}
+			func() {
+				defer func() {
+					r := recover()
+					if err, ok := r.(error); !ok || err.Error() != want.Error() || !errors.Is(err, ErrIndex) {
+						t.Errorf("%s (shape %v): At%v panics %v, want %v", name, n, idx, r, want)
+					}
+				}()
+				at(idx...)
+			}()
+		}
+	}
+
+	// Read-only, released array, released memory and the zero View.
+	ro, _ := NewView[float64](must(t)(flat.AsReadOnly()))
+	err := ro.Apply(func(_ []int, x float64) float64 { return x })
+	if !errors.Is(err, ErrReadOnly) || err.Error() != "memview: Apply on a read-only View: "+ErrReadOnly.Error() {
+		t.Errorf("Apply on a read-only 1-d view: %v", err)
+	}
+	if err := applyVia(ro, func(_ []int, x float64) float64 { return x }); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("Apply on a read-only 1-d view, fn a parameter: %v", err)
+	}
+	if ro.At(5) != 5 {
+		t.Errorf("At on a read-only 1-d view: %v", ro.At(5))
+	}
+
+	b, err := Empty(p, []int{6}, Float64, 'C')
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep, err := b.Index()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewView[float64](b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Release(); err != nil {
+		t.Fatal(err)
+	}
+	// The array is released, its memory is not: At and All read, Apply
+	// refuses.
+	err = w.Apply(func(_ []int, x float64) float64 { return x + 1 })
+	if !errors.Is(err, ErrReleased) || err.Error() != "memview: use of a View of a released array: "+ErrReleased.Error() {
+		t.Errorf("Apply on a released array: %v", err)
+	}
+	wantErr(t, applyVia(w, func(_ []int, x float64) float64 { return x + 1 }), ErrReleased)
+	n := 0
+	for range w.All() {
+		n++
+	}
+	if w.At(5) != 0 || n != 6 {
+		t.Errorf("At, All on a released array with live memory: %v, %d elements", w.At(5), n)
+	}
+	if err := keep.Release(); err != nil {
+		t.Fatal(err)
+	}
+	mustPanic(t, "1-d At after the memory went back", ErrReleased, func() { w.At(0) })
+	mustPanic(t, "1-d All after the memory went back", ErrReleased, func() {
+		for range w.All() {
+		}
+	})
+	wantErr(t, w.Apply(func(_ []int, x float64) float64 { return x }), ErrReleased)
+
+	var zero View[float64]
+	mustPanic(t, "At(0) on the zero View", ErrInvalid, func() { zero.At(0) })
+	err = zero.Apply(func(_ []int, x float64) float64 { return x })
+	if !errors.Is(err, ErrInvalid) || err.Error() != "memview: use of the zero View (make one with NewView): "+ErrInvalid.Error() {
+		t.Errorf("Apply on the zero View: %v", err)
+	}
+	wantErr(t, applyVia(zero, func(_ []int, x float64) float64 { return x }), ErrInvalid)
+}
