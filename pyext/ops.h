@@ -118,6 +118,13 @@ PyObject *mv_import_format(PyObject *obj, Py_buffer *view, const char *format, i
  * NULL with an exception, the token still the caller's. */
 int mv_host_assign(char *dst, const Py_ssize_t *ds, const char *src, const Py_ssize_t *ss, const Py_ssize_t *shape,
                    int nd, Py_ssize_t itemsize, const int64_t *runs);
+/* mv_copy_stream copies n bytes from s to d (which do not overlap) with
+ * streaming stores, which bypass the cache, on x86-64 (memcpy elsewhere):
+ * for copies of mv_stream_min() bytes or more, which glibc's memcpy would
+ * stream too were they not cut into chunks for the GIL. */
+void mv_copy_stream(char *d, const char *s, size_t n);
+Py_ssize_t mv_stream_min(void);
+
 /* mv_host_copy copies every item of shape from s (strides ss, 0 on broadcast
  * axes) to d (strides ds), which must not overlap, writing only the field bytes
  * runs names (NULL: whole items, memview/field_runs.go); no GIL needed. */

@@ -642,6 +642,22 @@ run(work *w, char *dst, int nd, const Py_ssize_t *shape, const Py_ssize_t *ds, c
         do_work(w, dst, ds, src, ss, shape, nd);
         return;
     }
+    /* a copy of dense items on both sides, too large to stay in the cache:
+     * streamed, chunk by chunk (mv_copy_stream) */
+    int stream = !w->cast && w->runs == NULL && bytes >= mv_stream_min();
+    for (Py_ssize_t k = nd - 1, sd = w->itemsize; stream && k >= 0; k--) {
+        stream = shape[k] == 1 || (ds[k] == sd && ss[k] == sd);
+        sd *= shape[k];
+    }
+    if (stream) {
+        for (Py_ssize_t at = 0; at < bytes; at += MV_CHUNK) {
+            size_t n = (size_t)(bytes - at < MV_CHUNK ? bytes - at : MV_CHUNK);
+            Py_BEGIN_ALLOW_THREADS
+            mv_copy_stream(dst + at, src + at, n);
+            Py_END_ALLOW_THREADS
+        }
+        return;
+    }
     /* split the first axis longer than 1 into chunks */
     int ax = 0;
     while (ax < nd && shape[ax] == 1)

@@ -1,11 +1,13 @@
 /*
- * ops_host.c — memview's own host work done in C, for a forked child
- * (go_fork.c), where no Go may run: strided copies and fills with NumPy's
- * broadcasting, overlap-safe, and arrays over memory another library lent. The
- * rules are the Go core's (memview/copy.go: CopyInto, Copy's orders,
- * FillBytes); the fork tests check each against the parent's results.
+ * ops_host.c — memview's own host copies done in C: strided copies and fills
+ * with NumPy's broadcasting, overlap-safe (the assignments of ops_assign.c and
+ * copy() use them, and a forked child, where no Go may run, for everything
+ * else), arrays over memory another library lent, and the streamed copies of
+ * large dense runs. The rules are the Go core's (memview/copy.go: CopyInto,
+ * Copy's orders, FillBytes); the fork tests check each against the parent's
+ * results.
  *
- * Single-threaded, with the GIL held: a child has one thread of memview's.
+ * No function here needs the GIL; the callers release it for long work.
  */
 #include "ops.h"
 
@@ -146,6 +148,59 @@ mv_host_copy(char *d, const Py_ssize_t *ds, const char *s, const Py_ssize_t *ss,
     }
     for (int64_t k = 0; k < runs[0]; k++)
         copy_strided(d + runs[1 + 2 * k], ds, s + runs[1 + 2 * k], ss, shape, nd, (Py_ssize_t)runs[2 + 2 * k]);
+}
+
+/* ---- large copies: streaming stores ---- */
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
+#include <unistd.h>
+
+Py_ssize_t
+mv_stream_min(void)
+{
+    /* what glibc's memcpy streams from (3/4 of the last-level cache), at least
+     * 32 MiB: a copy that large would not stay in the cache anyway. Racy but
+     * idempotent: every thread computes the same value. */
+    static Py_ssize_t min;
+    if (min == 0) {
+        Py_ssize_t l3 = 0;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+        long v = sysconf(_SC_LEVEL3_CACHE_SIZE);
+        l3 = v > 0 ? (Py_ssize_t)v : 0;
+#endif
+        Py_ssize_t t = l3 / 4 * 3;
+        min = t > ((Py_ssize_t)32 << 20) ? t : ((Py_ssize_t)32 << 20);
+    }
+    return min;
+}
+
+void
+mv_copy_stream(char *d, const char *s, size_t n)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+    if (head > n)
+        head = n;
+    memcpy(d, s, head);
+    d += head, s += head, n -= head;
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 32));
+        __m128i e = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 48));
+        _mm_stream_si128((__m128i *)(void *)(d + i), a);
+        _mm_stream_si128((__m128i *)(void *)(d + i + 16), b);
+        _mm_stream_si128((__m128i *)(void *)(d + i + 32), c);
+        _mm_stream_si128((__m128i *)(void *)(d + i + 48), e);
+    }
+    _mm_sfence(); /* the streamed stores are ordered before what follows */
+    memcpy(d + i, s + i, n - i);
+#else
+    memcpy(d, s, n);
+#endif
 }
 
 /* reach sets [*lo, *hi) to the bytes a layout's items reach, relative to item 0. */
