@@ -396,6 +396,20 @@ VEC_FROM(f8, 8)
 VEC_FROM(f4, 4)
 VEC_FROM(c16, 16)
 VEC_FROM(c8, 8)
+
+/* doubles to floats, four at a time (complex128 to complex64: its parts);
+ * cvtpd2ps rounds and flags lane by lane as cvtsd2ss does */
+static Py_ssize_t
+vec_f8_f4(char *d, const char *s, Py_ssize_t n)
+{
+    Py_ssize_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const double *p = (const double *)(const void *)(s + 8 * k);
+        __m128 lo = _mm_cvtpd_ps(_mm_loadu_pd(p)), hi = _mm_cvtpd_ps(_mm_loadu_pd(p + 2));
+        _mm_storeu_ps((float *)(void *)(d + 4 * k), _mm_movelh_ps(lo, hi));
+    }
+    return k;
+}
 #endif
 
 /* ---- one element: NumPy's conversion for each class of source and target ---- */
@@ -452,6 +466,10 @@ vec_cast(int st, int dt, char *d, const char *s, Py_ssize_t n)
             return vec_##SN##_8(d, s, n);                                                                        \
         }                                                                                                        \
         return 0;
+    if (st == T_f8 && dt == T_f4)
+        return vec_f8_f4(d, s, n);
+    if (st == T_c16 && dt == T_c8) /* the parts, as 2n doubles */
+        return vec_f8_f4(d, s, 2 * n) / 2;
     switch (st) {
         VEC_CASE(f8)
         VEC_CASE(f4)
