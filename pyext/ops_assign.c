@@ -952,18 +952,22 @@ array_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     /* one item, always: a sequence is one record, a list a sub-array's element */
     source s;
     source_init(&s);
-    int rc = codecs_ready();
+    int rc = codecs_ready(), packed = 0;
     if (rc == 0) {
         if (mv_is_array(value) || PyObject_CheckBuffer(value))
             rc = resolve(&s, a, value);
         else
-            rc = source_packed(&s, a, value);
+            rc = source_packed(&s, a, value), packed = 1;
     }
     if (rc == 0 && s.nd != 0) {
         PyErr_SetString(PyExc_ValueError, "memview: fill() takes one element's value");
         rc = -1;
     }
-    if (rc == 0) {
+    if (rc == 0 && packed && a->runs == NULL && (a->c_contig || a->f_contig) && a->len < MV_NOGIL_MIN) {
+        /* one item of a's own type into dense items: straight to the fill loop */
+        Py_ssize_t n = a->len / a->itemsize, zero = 0;
+        mv_host_copy(a->buf, &a->itemsize, s.buf, &zero, &n, 1, a->itemsize, NULL);
+    } else if (rc == 0) {
         target t = {.arr = a, .buf = a->buf, .nd = a->ndim};
         whole_of(&t, a);
         rc = write_source(&t, &s);
