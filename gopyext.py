@@ -624,6 +624,12 @@ def _stub_def(info: dict, indent: str = "", method: bool = False) -> str:
     return f"{indent}def {typed}: ...\n"
 
 
+def _gopy_field(f: dict) -> bool:
+    """Whether gopy gives a struct field a property: not where its type names an
+    unexported type (`[]descriptionPercentile`), which Python cannot hold."""
+    return not any(n[0].islower() for n in re.findall(r"[\w.\-~/]+\.(\w+)", f["type"]))
+
+
 def stub_text(pkg: dict, table: dict, name: str, left_out: dict | None = None) -> tuple[str, list]:
     """The .pyi of a bound Go package (importable as name): its functions,
     types, constants and exception classes as Python sees them (not those
@@ -677,7 +683,7 @@ def stub_text(pkg: dict, table: dict, name: str, left_out: dict | None = None) -
             continue
         body = []
         fields = [f for f in (structs[typ]["fields"] if typ in structs else (pkg.get("fields") or {}).get(typ, []))
-                  if not keyword.iskeyword(f["name"])]
+                  if not keyword.iskeyword(f["name"]) and _gopy_field(f)]
         if kind.startswith("[]") or kind == "interface":
             # gopy's own classes: a named slice type is its sequence class (gopy's signatures), an
             # interface a class of its methods; both take gopy's *args (a handle, or a sequence)
