@@ -36,29 +36,24 @@ func NewPool(a Allocator) *Pool { return &Pool{alloc: a} }
 func NewProxyPool(inner *Pool) *Pool { return NewPool(inner) }
 
 // Allocate allocates size bytes from the pool's allocator and counts them.
-func (p *Pool) Allocate(size int) ([]byte, error) {
-	b, err := p.alloc.Allocate(size)
-	if err != nil {
-		return nil, err
-	}
-	p.didAllocate(int64(size))
-	p.live.Add(1)
-	return b, nil
-}
+func (p *Pool) Allocate(size int) ([]byte, error) { return p.counted(p.alloc.Allocate(size)) }
 
 // AllocateUninit is Allocate for a caller that writes every byte before
 // reading any: an UninitAllocator skips the zero fill of reused memory; any
 // other allocator zero-fills as ever. It is counted as Allocate is.
 func (p *Pool) AllocateUninit(size int) ([]byte, error) {
-	u, ok := p.alloc.(UninitAllocator)
-	if !ok {
-		return p.Allocate(size)
+	if u, ok := p.alloc.(UninitAllocator); ok {
+		return p.counted(u.AllocateUninit(size))
 	}
-	b, err := u.AllocateUninit(size)
+	return p.Allocate(size)
+}
+
+// counted counts a new allocation b (live, bytes, peak, total), unless err.
+func (p *Pool) counted(b []byte, err error) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.didAllocate(int64(size))
+	p.didAllocate(int64(len(b)))
 	p.live.Add(1)
 	return b, nil
 }

@@ -161,8 +161,8 @@ Py_ssize_t
 mv_stream_min(void)
 {
     /* what glibc's memcpy streams from (3/4 of the last-level cache), at least
-     * 32 MiB: a copy that large would not stay in the cache anyway. Racy but
-     * idempotent: every thread computes the same value. */
+     * 32 MiB: a copy that large would not stay in the cache anyway. Callers
+     * hold the GIL, which orders the one write. */
     static Py_ssize_t min;
     if (min == 0) {
         Py_ssize_t l3 = 0;
