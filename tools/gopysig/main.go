@@ -192,7 +192,7 @@ func docComments(p *packages.Package) map[token.Pos]string {
 func describe(p *types.Package, ro *roAnalysis, docs map[token.Pos]string) Package {
 	out := Package{Path: p.Path(), Name: p.Name(), Funcs: []Func{}, Methods: map[string][]Func{},
 		IfaceMethods: map[string][]Func{},
-		Structs: map[string]*Value{}, Errors: []string{}, ErrorTypes: []string{}, Consts: map[string]string{}, Vars: map[string]string{},
+		Structs:      map[string]*Value{}, Errors: []string{}, ErrorTypes: []string{}, Consts: map[string]string{}, Vars: map[string]string{},
 		ConstValues: map[string]string{},
 		Types:       map[string]string{}, Fields: map[string][]Field{}}
 	scope := p.Scope()
