@@ -651,7 +651,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
         go_type = f"{imports.pkg(pkg['path'])}.{typ}"
         gopy_name = json.dumps(f"*{pkg['name']}.{typ}")  # as gopy names the type in its messages
         target = (f"gopyrt.Receiver[*{go_type}](int64(recv), {gopy_name}, "
-                  f"reflect.TypeOf({go_type}{{}})).{name}({', '.join(args)})")
+                  f"reflect.TypeFor[{go_type}]()).{name}({', '.join(args)})")
     elif value_method:  # a value-receiver method of a value object: self is its first parameter
         target = f"{args[0]}.{value_method}({', '.join(args[1:])})"
     else:
@@ -916,6 +916,22 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
                 add(pkg, fn, typ, covered)
             if covered:
                 methods[pkg["name"]][typ] = covered
+            under = (pkg.get("types") or {}).get(typ, "")
+            if under in INTS or under in FLOATS or under in ("bool", "string"):
+                # a named number, bool or string (an enum's String()): its Python
+                # value (an int subclass for an enum, present_ints) is self
+                for fn in fns:
+                    if not fn.get("value_recv"):
+                        continue
+                    self_param = {"name": "self", "type": f"{pkg['path']}.{typ}", "handle": False, "func": False,
+                                  "under": under}
+                    vfn = {**fn, "name": f"{typ}@{fn['name']}", "params": [self_param, *fn["params"]]}
+                    got = {}
+                    add(pkg, vfn, None, got, value_method=fn["name"])
+                    if got:
+                        value_methods.setdefault(pkg["name"], {}).setdefault(typ, {})[fn["name"]] = \
+                            [f"{pkg['name']}.{typ}@{fn['name']}", got[vfn["name"]]]
+                continue
             spec = (pkg.get("structs") or {}).get(typ)
             if spec is None or not all(f["type"] in C_FIELD for f in spec["fields"]):
                 continue
