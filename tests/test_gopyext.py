@@ -74,7 +74,10 @@ def test_which_parameters_take_memory():
     assert gopyext.memory_params(fn) == {0: "float64", 1: "array", 4: "byte"}
     assert gopyext.binding(fn) == {"params": ["x", "a", "n", "s", "b", "m"],
                                    "memory": {0: "float64", 1: "array", 4: "byte"}, "handles": {},
-                                   "callables": {}, "variadic": False, "go_run": False, "error_only": True}
+                                   "callables": {}, "variadic": False, "go_run": False, "error_only": True,
+                                   "copy_ro": [0, 4]}  # not analysed: read-only buffers go as copies
+    fn["params"][4]["readonly"] = "store"  # a store found: refused
+    assert gopyext.binding(fn)["copy_ro"] == [0]
     # By handle: what gopy passes as x.handle (gopysig's "handle"), but memory lent;
     # callables: Go funcs (gopysig's "func"); goRun for a function without results.
     typed = {"params": [{"name": "p", "type": "*example.com/p.Point", "handle": True},
@@ -85,7 +88,7 @@ def test_which_parameters_take_memory():
     assert gopyext.binding(typed) == {"params": ["p", "x", "f", "rest"], "memory": {1: "float64"},
                                       "handles": {0: "*example.com/p.Point", 3: "io.Reader"},
                                       "callables": {2: "func(int) int"}, "variadic": True, "go_run": True,
-                                      "error_only": False}
+                                      "error_only": False, "copy_ro": [1]}
     variadic = {"params": [{"name": "xs", "type": "[]float64"}], "results": [], "variadic": True}
     assert gopyext.binding(variadic) is None  # gopy passes *args there
     plain = {"params": [{"name": "n", "type": "int"}], "results": ["float64", "error"], "variadic": False}

@@ -29,6 +29,12 @@ _SAME_SLICE = {"byte": ("byte", "uint8"), "uint8": ("byte", "uint8"),
                "rune": ("rune", "int32"), "int32": ("rune", "int32")}
 
 
+# gopy's classes of the Go slices a memview array views (go.Slice_float64, ...)
+_NUMERIC_SLICES = frozenset(f"Slice_{t}" for t in ("bool", "int8", "int16", "int32", "rune", "int64", "int", "uint8",
+                                                     "byte", "uint16", "uint32", "uint64", "uint", "float32",
+                                                     "float64", "complex64", "complex128"))
+
+
 def from_go(obj, writable: int):
     """An array over the memory of a Go value gopy holds for obj (a slice, a
     *memview.Array or a memview.Exporter); writable is -1, 0 or 1 as for
@@ -39,7 +45,8 @@ def from_go(obj, writable: int):
 class _Lent:
     """A stand-in for a gopy object: the handle of memory lent to Go for one
     call, and the memview array whose memory it is, kept alive until the call
-    ends (None when Go holds the Py_buffer of the argument itself)."""
+    ends (None when Go holds the Py_buffer of the argument itself; a copy of a
+    read-only argument lent in its place)."""
 
     __slots__ = ("handle", "array")
 
@@ -60,13 +67,29 @@ def _go_type(kind: str) -> str:
     return "*memview.Array" if kind == "array" else f"[]{kind}"
 
 
-def _lend(x, kind: str, lent: list):
+def _read_only(x) -> bool:
+    """Whether x exports a read-only buffer (False where it exports none)."""
+    try:
+        with memoryview(x) as m:
+            return m.readonly
+    except Exception:
+        return False
+
+
+def _lend(x, kind: str, lent: list, copy_ro: bool = False):
     """What to pass gopy's wrapper for x where Go takes kind; lent collects
-    the handles to give back after the call."""
+    the handles to give back after the call. copy_ro: a read-only buffer goes
+    to Go as a copy (the read-only analysis found no store, but proved nothing
+    either, or Go is reached through gopy's wrapper)."""
     if isinstance(x, GoClass):
         if type(x).__name__ not in _gopy_classes(kind):
             raise TypeError(f"a Go {_go_type(kind)} is needed, not a gopy {type(x).__name__}")
         return x
+    if x is None and kind != "array":  # Go's nil: gopy's path takes a zero-length slice for it
+        return getattr(_go, f"Slice_{kind}")()
+    copy = None
+    if copy_ro and _read_only(x):  # kept with the sources, as Go may keep the slice
+        x = copy = bytearray(x) if kind in ("byte", "uint8") else sys.modules[__package__].asarray(x).copy()
     if not isinstance(x, _core.ArrayBase):
         if _cdata.item_format(x) is not None:  # ctypes misstates its format: its type's, in an array first
             x = sys.modules[__package__].from_buffer(x)
@@ -74,7 +97,7 @@ def _lend(x, kind: str, lent: list):
             try:
                 h = _core.lend_buffer(x, kind)  # a buffer straight to Go, which holds the Py_buffer
                 lent.append(h)
-                return _Lent(h, None)
+                return _Lent(h, copy)
             except TypeError:
                 if not hasattr(x, "__cuda_array_interface__"):
                     raise
@@ -124,7 +147,8 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
     handle, and what is not callable where Go takes a func. first is 1 for a
     method (self comes first), else 0."""
     params = spec["params"]
-    memory = tuple((i + first, params[i], kind) for i, kind in sorted(spec["memory"].items()))
+    copy_ro = set(spec.get("copy_ro", ()))
+    memory = tuple((i + first, params[i], kind, i in copy_ro) for i, kind in sorted(spec["memory"].items()))
     handles = {int(i): t for i, t in spec.get("handles", {}).items()}
     last = len(params) - 1
     variadic = handles.pop(last, None) if spec.get("variadic") else None
@@ -156,12 +180,12 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
         try:
             if memory:
                 args = list(args)
-                for i, name, kind in memory:
+                for i, name, kind, ro in memory:
                     try:
                         if i < len(args):
-                            x = args[i] = _lend(src := args[i], kind, lent)
+                            x = args[i] = _lend(src := args[i], kind, lent, ro)
                         elif name in kwargs:
-                            x = kwargs[name] = _lend(src := kwargs[name], kind, lent)
+                            x = kwargs[name] = _lend(src := kwargs[name], kind, lent, ro)
                         else:
                             continue
                     except (TypeError, ValueError, BufferError) as e:
@@ -185,7 +209,11 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
             elif first and isinstance(args[0], GoClass):
                 _keep(args[0], qualname, sources)
         # gopy returns "" from a function whose only result is an error that is nil.
-        return None if error_only else result
+        if error_only:
+            return None
+        if type(result).__name__ in _NUMERIC_SLICES and isinstance(result, GoClass):
+            return from_go(result, -1)  # a []T result is a memview array, as on the fast path
+        return result
 
     call.__name__ = fn.__name__
     call.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
@@ -277,22 +305,37 @@ def value_class(pkg: str, name: str) -> type:
                                                     "returned by value: its fields"})
         cls.__module__ = where
         _VALUE_CLASSES[key] = cls
-        # its value-receiver methods: entries that take self by value (gopyfast.py)
-        for method, (qual, result) in getattr(_fast, "VALUE_METHODS", {}).get(pkg, {}).get(name, {}).items():
-            if result and not result.startswith("value:"):
-                continue  # a method returning a gopy object: not on the value object
-            rc = value_class(pkg, result.removeprefix("value:")) if result else None
-            entry = _core.go_fast(qual, own_path(qual, _fast.OWN[qual], 0), rc)
-            if entry is None:
-                continue
-
-            def call(self, *args, _entry=entry, **kwargs):
-                return _entry(self, *args, **kwargs)
-
-            call.__name__ = call.__qualname__ = method
-            call.__doc__ = entry.__doc__
-            setattr(cls, method, call)
+        value_methods(cls, pkg, name)
     return _VALUE_CLASSES[key]
+
+
+def value_methods(cls: type, pkg: str, name: str, mod=None) -> None:
+    """Set on cls, the Python class of Go type pkg.name's values (a value
+    object, or a named integer's int subclass), the value-receiver methods:
+    entries that take self by value (gopyfast.py). mod: gopy's module, whose
+    int subclasses a method may return."""
+    for method, (qual, result) in getattr(_fast, "VALUE_METHODS", {}).get(pkg, {}).get(name, {}).items():
+        if result and result.startswith("value:"):
+            rc = value_class(pkg, result.removeprefix("value:"))
+        elif result and result.startswith("named:") and mod is not None:
+            rc = getattr(mod, result.removeprefix("named:"), None)
+            if not (isinstance(rc, type) and issubclass(rc, int)):
+                continue
+        elif result:
+            continue  # a method returning a gopy object: not on the value
+        else:
+            rc = None
+        entry = _core.go_fast(qual, own_path(qual, _fast.OWN[qual], 0), rc)
+        if entry is None:
+            continue
+
+        def call(self, *args, _entry=entry, **kwargs):
+            return _entry(self, *args, **kwargs)
+
+        call.__name__ = method
+        call.__qualname__ = f"{name}.{method}"
+        call.__doc__ = entry.__doc__
+        setattr(cls, method, call)
 
 
 def _value_object(pkg: str, name: str, values: tuple):
@@ -342,8 +385,8 @@ def fast(mod, pkg: str) -> None:
             setattr(mod, name, entry)
     for typ, methods in _fast.METHODS.get(pkg, {}).items():
         owner = getattr(mod, typ, None)
-        if not isinstance(owner, type) or issubclass(owner, BaseException):
-            continue  # (an error type is an exception class: bind_errors)
+        if not isinstance(owner, type) or issubclass(owner, (BaseException, int)):
+            continue  # (an error type is an exception class: bind_errors; an int subclass has value_methods)
         for name, result in methods.items():
             fn, cls = owner.__dict__.get(name), result_class(result)
             if fn is None and f"{pkg}.{typ}.{name}" in own:
@@ -480,6 +523,7 @@ def present_ints(mod, pkg: str) -> None:
     return instances of them."""
     import enum
     where = import_name(pkg)
+    ints = []
     for name, x in list(vars(mod).items()):
         if isinstance(x, type) and issubclass(x, enum.Enum) and x is not enum.Enum \
                 and all(isinstance(m.value, int) and not isinstance(m.value, bool) for m in x):
@@ -488,6 +532,9 @@ def present_ints(mod, pkg: str) -> None:
             for m in x:
                 if getattr(mod, m.name, None) == m.value:
                     setattr(mod, m.name, cls(m.value))
+            ints.append((cls, name))
+    for cls, name in ints:  # once all are made: a method may return another
+        value_methods(cls, pkg, name, mod)
 
 
 def present_types(mod, pkg: str) -> None:
@@ -603,6 +650,10 @@ def install(name: str, pkg: str) -> None:
     mod = importlib.import_module(f"{__package__}._ext.{pkg}")
     bind_module(mod.__name__, pkg)
     sys.modules[name] = mod
+    if name != pkg:  # --with DIR=NAME: memview._ext.NAME is the same module
+        ext = importlib.import_module(f"{__package__}._ext")
+        setattr(ext, name, mod)
+        sys.modules[f"{ext.__name__}.{name}"] = mod
 
 
 def import_name(pkg: str) -> str:
