@@ -69,6 +69,7 @@ class GoPackage:
     module_dir: Path
     name: str = ""  # the Go package name, known once gopysig has read it
     import_name: str = ""  # the Python import name: --with DIR=NAME, else the Go name
+    no_go_mod: bool = False  # a module from the cache that has no go.mod (see cached_module)
 
 
 def module_info(module_dir: Path, env: dict) -> dict:
@@ -100,12 +101,40 @@ def resolve(pkg_dir: str | Path, env: dict) -> GoPackage:
     m = d
     while not (m / "go.mod").exists():
         if m.parent == m:
-            raise BuildError(f"--with {pkg_dir}: not inside a Go module (no go.mod above it)")
+            cached = cached_module(d, env)
+            if cached is None:
+                raise BuildError(f"--with {pkg_dir}: not inside a Go module (no go.mod above it, "
+                                 "and not in the module cache)")
+            path, m = cached
+            break
         m = m.parent
-    path = module_info(m, env)["Module"]["Path"]
+    else:
+        path = module_info(m, env)["Module"]["Path"]
     rel = d.relative_to(m).as_posix()
     return GoPackage(dir=d, import_path=path if rel == "." else f"{path}/{rel}", module_path=path, module_dir=m,
-                     import_name=import_name)
+                     import_name=import_name, no_go_mod=not (m / "go.mod").exists())
+
+
+def cached_module(d: Path, env: dict) -> tuple[str, Path] | None:
+    """(module path, module directory) of a directory in the module cache whose
+    module has no go.mod (one that predates modules, such as
+    github.com/spaolacci/murmur3@v1.1.0); None outside the cache. The cache
+    spells capitals as '!' and a lower-case letter."""
+    cache = subprocess.run(["go", "env", "GOMODCACHE"], env=env, check=True, capture_output=True,
+                           text=True).stdout.strip()
+    if not cache:
+        return None
+    try:
+        rel = d.relative_to(Path(cache).resolve()).parts
+    except ValueError:
+        return None
+    for i, part in enumerate(rel):
+        if "@" in part and part != "cache":
+            name = "/".join((*rel[:i], part.partition("@")[0]))
+            return re.sub(r"!([a-z])", lambda c: c[1].upper(), name), Path(cache).resolve().joinpath(*rel[:i + 1])
+        if part == "cache" and i == 0:
+            return None
+    return None
 
 
 def _replace_target(new: dict, module_dir: Path) -> str:
@@ -149,6 +178,16 @@ def write_build_module(gen: Path, root: Path, packages: list[GoPackage], env: di
             continue
         if mod_path in replaced:
             raise BuildError(f"module {mod_path} is given from two directories")
+        if not (mod_dir / "go.mod").exists():
+            # A replacement directory needs a go.mod: build a copy that has the one
+            # the go command would give it (a module path, no go line: Go 1.16's rules).
+            copy = gen / "modules" / mod_path
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(mod_dir, copy, ignore=shutil.ignore_patterns("*_test.go", "testdata"))
+            for f in copy.rglob("*"):
+                f.chmod(0o755 if f.is_dir() else 0o644)  # the cache's files are read-only
+            (copy / "go.mod").write_text(f"module {mod_path}\n")
+            mod_dir = copy
         lines += [f"require {mod_path} {local_version(mod_path)}", f"replace {mod_path} => {mod_dir}"]
         replaced[mod_path] = str(mod_dir)
         for rep in module_info(mod_dir, env).get("Replace") or []:
@@ -510,9 +549,11 @@ def binding(fn: dict) -> dict | None:
     error_only = fn["results"] == ["error"]
     if not memory and not handles and not callables and not error_only:
         return None
+    # read-only buffers are lent as a copy, unless the analysis found a store
+    copy_ro = [i for i, kind in memory.items() if kind != "array" and fn["params"][i].get("readonly") != "store"]
     return {"params": [p["name"] for p in fn["params"]], "memory": memory, "handles": handles,
             "callables": callables, "variadic": fn["variadic"], "go_run": not fn["results"],
-            "error_only": error_only}
+            "error_only": error_only, "copy_ro": copy_ro}
 
 
 PY_BASIC = {**dict.fromkeys(("int8", "int16", "int32", "rune", "int64", "int", "uint8", "byte", "uint16",
@@ -598,7 +639,8 @@ def bindings_table(signatures: list[dict]) -> dict:
     for pkg in signatures:
         funcs = {f["name"]: b for f in pkg["funcs"] if (b := binding(f))}
         methods = {}
-        for typ, fns in pkg["methods"].items():
+        # (an interface's methods too: gopy's class of it takes memory as a struct's does)
+        for typ, fns in {**(pkg.get("iface_methods") or {}), **pkg["methods"]}.items():
             ms = {f["name"]: b for f in fns if (b := binding(f))}
             if ms:
                 methods[typ] = ms
@@ -698,8 +740,14 @@ def stub_text(pkg: dict, table: dict, name: str, left_out: dict | None = None) -
                      "    def copy(self, src: Any) -> None: ..."]
         elif kind == "interface":
             for m in (pkg.get("iface_methods") or {}).get(typ, []):
-                if not keyword.iskeyword(m["name"]):
-                    body.append(_stub_def(doc_entry(m, pkg), "    ", method=True).rstrip("\n"))
+                res = m["results"]
+                if keyword.iskeyword(m["name"]) or (len(res) > 1 and res[1:] != ["error"]):
+                    continue  # gopy's class has no method of several results
+                line = _stub_def(doc_entry(m, pkg), "    ", method=True).rstrip("\n")
+                if not res:  # gopy's method of no results takes its goRun flag
+                    head, tail = line.rsplit(") -> ", 1)
+                    line = f"{head}, goRun: bool = False) -> {tail}"
+                body.append(line)
         if kind == "struct":
             body += [f"    {f['name']}: {py_type(f['type'], pkg, result=True)}" for f in fields]
             args = ", ".join(f"{f['name']}: {py_type(f['type'], pkg)} = {ZERO[PY_BASIC[f['type']]]!r}"
