@@ -8,13 +8,23 @@ Python references, with what each binds and how fast.
 (--with-args: build.py's --with DIR=NAME for each module, from `go mod download
 -json` in tests/corpus, which checks go.sum; .ci/run's corpus leg does the same.)
 
-Each module is checked against a reference: montanaflynn/stats against Python's
-statistics, cespare/xxhash/v2 (a /vN module, imported as goxxhash: PyPI's
-xxhash has the name) against PyPI's xxhash, golang/snappy against cramjam's
-snappy (each decodes the other's output) and known values. It fails on a wrong
-result, on a module with less than 90% of its exported functions and methods
-bound (95% across the corpus), and where mypy's stubtest finds a stub the build
-wrote at odds with the module.
+Each module is checked against a reference:
+- montanaflynn/stats (statistics) against Python's statistics;
+- gonum.org/v1/gonum/floats (numeric work; a package in a subfolder of its
+  module) against NumPy, in place on NumPy's arrays;
+- cespare/xxhash/v2 (hashing; a /vN module, imported as goxxhash: PyPI's
+  xxhash has the name) and zeebo/xxh3 against PyPI's xxhash;
+- spaolacci/murmur3 (a module with no go.mod) against PyPI's mmh3;
+- lukechampine.com/blake3 (assembly) against PyPI's blake3;
+- golang/snappy (compression) against cramjam's snappy (each decodes the
+  other's output) and known values;
+- mr-tron/base58 (encoding; imported as gobase58) against PyPI's base58;
+- mmcloughlin/geohash (geometry; imported as gogeohash) against pygeohash.
+A reference not installed is said and skipped; the module is then checked by
+known values and round trips. It fails on a wrong result, on a module with
+less than 90% of its exported functions and methods bound (95% across the
+corpus), and where mypy's stubtest finds a stub the build wrote at odds with
+the module.
 """
 import math
 import statistics
@@ -23,8 +33,22 @@ import time
 
 np = mv = None  # numpy and memview, imported by main (--with-args needs neither)
 
-MODULES = {"stats": "github.com/montanaflynn/stats", "goxxhash": "github.com/cespare/xxhash/v2",
-           "snappy": "github.com/golang/snappy"}
+# import name: the Go package's import path
+MODULES = {"stats": "github.com/montanaflynn/stats", "floats": "gonum.org/v1/gonum/floats",
+           "goxxhash": "github.com/cespare/xxhash/v2", "xxh3": "github.com/zeebo/xxh3",
+           "murmur3": "github.com/spaolacci/murmur3", "goblake3": "lukechampine.com/blake3",
+           "snappy": "github.com/golang/snappy", "gobase58": "github.com/mr-tron/base58",
+           "gogeohash": "github.com/mmcloughlin/geohash"}
+
+
+def reference(name: str):
+    """The Python reference package name, or None (said) where it is not installed."""
+    import importlib
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        print(f"({name} is not installed: checked against known values only)")
+        return None
 
 
 def best(fn, number):
@@ -118,6 +142,150 @@ def check_xxhash() -> list:
     return rows
 
 
+def check_floats() -> list:
+    import floats
+    rng = np.random.default_rng(4)
+    x, y = rng.normal(size=1000), rng.normal(size=1000)
+    assert math.isclose(floats.Sum(x), x.sum(), rel_tol=1e-12) and math.isclose(floats.Dot(x, y), x @ y, rel_tol=1e-12)
+    assert math.isclose(floats.Norm(x, 2), np.linalg.norm(x), rel_tol=1e-12) and floats.Max(x) == x.max()
+    d = x.copy()
+    floats.Add(d, y)  # in place, on NumPy's memory
+    assert np.array_equal(d, x + y)
+    floats.Scale(0.5, d)
+    assert np.array_equal(d, (x + y) * 0.5)
+    assert np.allclose(floats.CumSum(np.empty(1000), x), np.cumsum(x))
+    s, idx = x.copy(), np.zeros(1000, dtype=np.int64)
+    floats.Argsort(s, idx)
+    assert np.array_equal(s, np.sort(x)) and np.array_equal(idx, np.argsort(x, kind="stable"))
+    assert floats.Count(lambda v: v > 0, x) == int((x > 0).sum())  # a Python callable where Go takes a func
+    try:
+        floats.Add(d, y[:5])
+    except RuntimeError as e:
+        assert "length" in str(e)
+    else:
+        raise AssertionError("floats.Add of unequal lengths did not raise")
+    rows = []
+    for n in (8, 1 << 17):
+        v = rng.normal(size=n)
+        number = 50_000 if n < 100 else 200
+        rows.append((f"floats.Sum ({n * 8} B)", best(lambda: floats.Sum(v), number),
+                     "numpy.ndarray.sum", best(lambda: v.sum(), number)))
+    return rows
+
+
+def check_xxh3() -> list:
+    import xxh3
+    xxhash = reference("xxhash")
+    rng = np.random.default_rng(5)
+    rows = []
+    for n in (0, 64, 1 << 20):
+        raw = rng.integers(0, 256, n, dtype=np.uint8).tobytes()
+        h = xxh3.New()
+        h.Write(raw)
+        assert h.Sum64() == xxh3.Hash(raw) == xxh3.Hash(np.frombuffer(raw, np.uint8))
+        q = xxh3.Hash128(raw)  # a struct of two uint64 fields: a value object
+        if xxhash is not None:
+            assert xxh3.Hash(raw) == xxhash.xxh3_64_intdigest(raw)
+            assert xxh3.HashSeed(raw, 7) == xxhash.xxh3_64_intdigest(raw, seed=7)
+            assert (q.Hi << 64 | q.Lo) == xxhash.xxh3_128_intdigest(raw)
+            if n:
+                number = 100_000 if n < 100 else 200
+                rows.append((f"xxh3.Hash ({n} B)", best(lambda: xxh3.Hash(raw), number),
+                             "xxhash.xxh3_64_intdigest", best(lambda: xxhash.xxh3_64_intdigest(raw), number)))
+    return rows
+
+
+def check_murmur3() -> list:
+    import murmur3
+    mmh3 = reference("mmh3")
+    rng = np.random.default_rng(6)
+    rows = []
+    assert murmur3.Sum32(b"") == 0 and murmur3.Sum32(b"hello") == 613153351
+    for n in (64, 1 << 20):
+        raw = rng.integers(0, 256, n, dtype=np.uint8).tobytes()
+        h = murmur3.New128()  # an interface value: gopy's object, taking bytes
+        h.Write(raw)
+        h1, h2 = murmur3.Sum128(raw)  # several results: a tuple
+        assert bytes(h.Sum(None)) == h1.to_bytes(8, "big") + h2.to_bytes(8, "big")
+        assert murmur3.Sum64(raw) == h1 and murmur3.Sum32(np.frombuffer(raw, np.uint8)) == murmur3.Sum32(raw)
+        if mmh3 is not None:
+            assert murmur3.Sum32(raw) == mmh3.hash(raw, signed=False)
+            assert murmur3.Sum32WithSeed(raw, 42) == mmh3.hash(raw, 42, signed=False)
+            assert (h1, h2) == mmh3.hash64(raw, signed=False)
+            number = 100_000 if n < 100 else 200
+            rows.append((f"murmur3.Sum32 ({n} B)", best(lambda: murmur3.Sum32(raw), number),
+                         "mmh3.hash", best(lambda: mmh3.hash(raw, signed=False), number)))
+    return rows
+
+
+def check_blake3() -> list:
+    import goblake3
+    blake3 = reference("blake3")
+    assert goblake3.Sum256(b"").hex() == "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262"
+    rng = np.random.default_rng(7)
+    rows = []
+    for n in (64, 1 << 20):
+        raw = rng.integers(0, 256, n, dtype=np.uint8).tobytes()
+        digest = goblake3.Sum256(raw)  # a [32]byte: bytes, as hashlib's digest()
+        assert isinstance(digest, bytes) and len(digest) == 32 and goblake3.Sum512(raw)[:32] == digest
+        key = bytes(range(32))
+        h = goblake3.New(32, key)
+        h.Write(raw)
+        keyed = bytes(h.Sum(None))
+        if blake3 is not None:
+            assert digest == blake3.blake3(raw).digest()
+            assert keyed == blake3.blake3(raw, key=key).digest()
+            number = 50_000 if n < 100 else 100
+            rows.append((f"goblake3.Sum256 ({n} B)", best(lambda: goblake3.Sum256(raw), number),
+                         "blake3.blake3().digest", best(lambda: blake3.blake3(raw).digest(), number)))
+    return rows
+
+
+def check_base58() -> list:
+    import gobase58
+    base58 = reference("base58")
+    assert gobase58.Encode(b"hello world") == "StV1DL6CwTryKyV" and bytes(gobase58.Decode("StV1DL6CwTryKyV")) == \
+        b"hello world"
+    try:
+        gobase58.Decode("0OIl")
+    except RuntimeError as e:
+        assert "invalid" in str(e)
+    else:
+        raise AssertionError("gobase58.Decode of a bad digit did not raise")
+    rng = np.random.default_rng(8)
+    rows = []
+    for n in (32, 1024):
+        raw = rng.integers(0, 256, n, dtype=np.uint8).tobytes()
+        enc = gobase58.Encode(raw)
+        assert bytes(gobase58.Decode(enc)) == raw
+        if base58 is not None:
+            assert enc == base58.b58encode(raw).decode() and bytes(gobase58.Decode(enc)) == base58.b58decode(enc)
+            number = 20_000 if n < 100 else 200
+            rows.append((f"gobase58.Encode ({n} B)", best(lambda: gobase58.Encode(raw), number),
+                         "base58.b58encode", best(lambda: base58.b58encode(raw), number)))
+    return rows
+
+
+def check_geohash() -> list:
+    import gogeohash
+    pygeohash = reference("pygeohash")
+    assert gogeohash.Encode(57.64911, 10.40744) == "u4pruydqqvj8"
+    lat, lng = gogeohash.Decode("u4pruydqqvj")  # several results: a tuple
+    assert abs(lat - 57.64911) < 1e-5 and abs(lng - 10.40744) < 1e-5
+    box = gogeohash.BoundingBox("u4pruyd")  # a struct of four float64 fields: a value object
+    assert box.MinLat < box.Center()[0] < box.MaxLat and box.Contains(*box.Center())
+    assert gogeohash.ConvertIntToString(gogeohash.EncodeIntWithPrecision(57.64911, 10.40744, 60), 12) == "u4pruydqqvj8"
+    assert gogeohash.Neighbor("u4pruyd", gogeohash.North) == "u4pruyf" and gogeohash.Validate("u4pruyd") is None
+    rows = []
+    if pygeohash is not None:
+        rng = np.random.default_rng(9)
+        for la, lo in zip(rng.uniform(-90, 90, 200), rng.uniform(-180, 180, 200)):
+            assert gogeohash.EncodeWithPrecision(la, lo, 9) == pygeohash.encode(la, lo, 9)
+        rows.append(("gogeohash.Encode", best(lambda: gogeohash.Encode(57.64911, 10.40744), 50_000),
+                     "pygeohash.encode", best(lambda: pygeohash.encode(57.64911, 10.40744, 12), 50_000)))
+    return rows
+
+
 def check_snappy() -> list:
     import snappy
     try:
@@ -166,7 +334,11 @@ def with_args() -> str:
         dirs[mod["Path"]] = mod["Dir"]
         while at < len(out) and out[at].isspace():
             at += 1
-    return " ".join(f"--with {dirs[path]}={name}" for name, path in MODULES.items())
+    out = []
+    for name, path in MODULES.items():
+        mod = max((m for m in dirs if path == m or path.startswith(m + "/")), key=len)  # its module
+        out.append(f"--with {dirs[mod]}{path[len(mod):]}={name}")
+    return " ".join(out)
 
 
 def main() -> int:
@@ -178,7 +350,8 @@ def main() -> int:
     import memview as mv
     coverage()
     stubtest()
-    rows = check_stats() + check_xxhash() + check_snappy()
+    rows = (check_stats() + check_floats() + check_xxhash() + check_xxh3() + check_murmur3() + check_blake3() +
+            check_snappy() + check_base58() + check_geohash())
     print(f"\n{'call':28s} {'Go':>11s}   {'reference':28s} {'ref':>11s} {'ratio':>7s}")
     for name, t, ref, tr in rows:
         print(f"{name:28s} {t * 1e9:9.0f}ns   {ref:28s} {tr * 1e9:9.0f}ns {t / tr:6.2f}x")

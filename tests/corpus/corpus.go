@@ -5,5 +5,11 @@ package corpus
 import (
 	_ "github.com/cespare/xxhash/v2"
 	_ "github.com/golang/snappy"
+	_ "github.com/mmcloughlin/geohash"
 	_ "github.com/montanaflynn/stats"
+	_ "github.com/mr-tron/base58"
+	_ "github.com/spaolacci/murmur3"
+	_ "github.com/zeebo/xxh3"
+	_ "gonum.org/v1/gonum/floats"
+	_ "lukechampine.com/blake3"
 )
