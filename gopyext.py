@@ -575,7 +575,7 @@ def py_type(t: str, pkg: dict, result: bool = False, under: str = "") -> str:
     if t.startswith("[]"):
         if t[2:] in SLICE_ELEMS:
             return "memview.Array" if result else "Buffer | None"
-        return "object"
+        return "list[str]" if t == "[]string" and result else "object"
     m = re.fullmatch(r"\[(\d+)\](.+)", t)
     if m:
         return "bytes" if m[2] in ("byte", "uint8") else f"tuple[{py_type(m[2], pkg, result)}, ...]"
@@ -586,6 +586,8 @@ def py_type(t: str, pkg: dict, result: bool = False, under: str = "") -> str:
     base = t[1:] if ptr else t
     if base.startswith(own) and base[len(own):].isidentifier():
         name = base[len(own):]
+        if not ptr and not result and re.fullmatch(r"\[\d+\]uint8", (pkg.get("types") or {}).get(name, "")):
+            return "Buffer"  # a named [N]byte: any N bytes
         if under in PY_BASIC and not result:
             return f"{name} | {PY_BASIC[under]}"
         return f"{name} | None" if ptr and result else name
@@ -687,9 +689,17 @@ def stub_text(pkg: dict, table: dict, name: str, left_out: dict | None = None) -
     types_ = pkg.get("types") or {}
     structs = pkg.get("structs") or {}
     consts = pkg.get("consts") or {}
+    def value_recv(typ: str) -> list:
+        """The stub lines of typ's value-receiver methods (those an int or bytes subclass has)."""
+        return [_stub_def(docs[f"{typ}.{m['name']}"], "    ", method=True).rstrip("\n")
+                for m in (pkg.get("methods") or {}).get(typ, [])
+                if m.get("value_recv") and f"{typ}.{m['name']}" in docs and not keyword.iskeyword(m["name"])
+                and f"{typ}.{m['name']}" not in left_out]
+
     for typ, kind in sorted(types_.items()):
         if kind in PY_BASIC and PY_BASIC[kind] == "int" and not keyword.iskeyword(typ) and typ not in errors:
-            out.append(f"class {typ}(int): ...\n")
+            body = value_recv(typ)
+            out += [f"class {typ}(int):", *body, ""] if body else [f"class {typ}(int): ...\n"]
             names.append(typ)
     own = pkg["path"] + "."
     for c, t in sorted(consts.items()):
@@ -723,6 +733,12 @@ def stub_text(pkg: dict, table: dict, name: str, left_out: dict | None = None) -
     for typ, kind in sorted(types_.items()):
         if (kind in PY_BASIC and PY_BASIC[kind] == "int") or keyword.iskeyword(typ) or typ in errors:
             continue
+        if re.fullmatch(r"\[\d+\]uint8", kind):  # a bytes subclass (_gobind.present_bytes)
+            out += [f"class {typ}(bytes):",
+                    f"    def __new__(cls, value: Buffer = ..., *, handle: int | None = None) -> {typ}: ...",
+                    *value_recv(typ), ""]
+            names.append(typ)
+            continue
         body = []
         fields = [f for f in (structs[typ]["fields"] if typ in structs else (pkg.get("fields") or {}).get(typ, []))
                   if not keyword.iskeyword(f["name"]) and _gopy_field(f)]
@@ -749,10 +765,24 @@ def stub_text(pkg: dict, table: dict, name: str, left_out: dict | None = None) -
                     line = f"{head}, goRun: bool = False) -> {tail}"
                 body.append(line)
         if kind == "struct":
-            body += [f"    {f['name']}: {py_type(f['type'], pkg, result=True)}" for f in fields]
+            for f in fields:  # a field named as a type hides it in the class: the type's alias
+                line = f"    {f['name']}: {py_type(f['type'], pkg, result=True)}"
+                if f["name"] in types_:
+                    line, n = re.subn(rf"(?<![\w.]){f['name']}(?![\w(])", f"_{f['name']}", line)
+                    line = line.replace(f"    _{f['name']}:", f"    {f['name']}:", 1)
+                    aliases.add(f["name"])
+                ft = f["type"][len(pkg["path"]) + 1:] if f["type"].startswith(pkg["path"] + ".") else ""
+                if re.fullmatch(r"\[\d+\]uint8", types_.get(ft, "")):  # gopy gives a [N]byte field no setter
+                    name_, ann = line.strip().split(": ", 1)
+                    body += ["    @property", f"    def {name_}(self) -> {ann}: ..."]
+                    continue
+                body.append(line)
             args = ", ".join(f"{f['name']}: {py_type(f['type'], pkg)} = {ZERO[PY_BASIC[f['type']]]!r}"
                              if f["type"] in PY_BASIC else f"{f['name']}: {py_type(f['type'], pkg)} | None = None"
                              for f in fields)
+            for f in fields:  # (in annotations only: after ": ", "| " or "[")
+                if f["name"] in types_:
+                    args = re.sub(rf"(:\s*|\|\s*|\[)({f['name']})(?![\w(])", r"\1_\2", args)
             body.append(f"    def __init__(self{', *, ' if args else ''}{args}) -> None: ...")
         if not kind.startswith("[]") and kind != "interface":
             body.append("    def __del__(self) -> None: ...")

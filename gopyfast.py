@@ -125,6 +125,8 @@ def param(p: dict) -> tuple:
     if under.startswith("[]") and under[2:] in SLICES and (p["type"] == under or not p["type"].startswith("[]")):
         return ("slice", under[2:])
     v = p.get("value")
+    if v and v["kind"] == "array" and v["elem"] in ("uint8", "byte") and not p["type"].startswith("*"):
+        return ("slice", "byte", int(v["len"]))  # [N]byte: any buffer of N bytes, copied in
     if v and v["kind"] == "struct" and all(f["type"] in C_FIELD for f in v["fields"]) and \
             re.fullmatch(r"[\w.\-~/]+\.\w+", p["type"]):
         return ("struct", v)  # by value: its fields, read from the argument's attributes
@@ -143,7 +145,7 @@ def own_kind(p: dict) -> str:
     entry converts itself, raising its own errors)."""
     kd = param(p)
     if kd[0] in ("array", "slice"):
-        return kd[-1]
+        return kd[0] if kd[0] == "array" else kd[1]  # ([N]byte: ("slice", "byte", N))
     return f"handle:{p['type']}" if kd[0] == "handle" else "value"
 
 
@@ -163,12 +165,17 @@ def result(t: str, pkg: dict, helpers: str, value: dict | None = None) -> str:
     fixed array of a basic type (a tuple, bytes for [N]byte), "struct:Name"
     for a struct of plain fields (a Python value object), as gopysig's value
     describes them."""
+    m = re.fullmatch(r"([\w.\-~/]+)\.(\w+)", t)
+    if m and m[1] == pkg["path"] and re.fullmatch(r"\[\d+\]uint8", (pkg.get("types") or {}).get(m[2], "")):
+        return f"named:{m[2]}:{pkg['types'][m[2]]}"  # the package's bytes subclass (uuid.UUID)
     if value and value["kind"] == "array" and value["elem"] in FIXED:
         return f"[{value['len']}]{value['elem']}"
     if value and value["kind"] == "struct" and all(f["type"] in C_FIELD for f in value["fields"]):
         return f"struct:{value['name']}"
     if t in INTS or t in FLOATS or t in ("bool", "string") or (t.startswith("[]") and t[2:] in SLICES):
         return t
+    if t == "[]string":
+        return "strs"  # a list of str
     m = re.fullmatch(r"\*([\w.\-~/]+)\.(\w+)", t)
     if m and m[1] == pkg["path"] and f"func handleFromPtr_Ptr_{pkg['name']}_{m[2]}(" in helpers:
         return t
@@ -259,8 +266,10 @@ def c_value_typedef(name: str, spec: dict) -> str:
 
 
 def c_result_type(t: str, k: int = 0, j: int = 0) -> str:
+    if t == "strs":
+        return "void *"
     if t.startswith("named:"):
-        return INTS[t.rsplit(":", 1)[1]][0]
+        return c_result_type(t.rsplit(":", 1)[1])
     if t.startswith("struct:"):
         return f"mv_value_{k}_{j}"
     if t.startswith("["):
@@ -275,7 +284,9 @@ def c_result_type(t: str, k: int = 0, j: int = 0) -> str:
 
 
 def c_result_value(t: str, v: str, k: int = 0, inputs: int = 0, j: int = 0) -> str:
-    if t.startswith("named:"):  # the int made an instance of the package's int subclass
+    if t == "strs":  # the list of str Go packed into C memory (mvfastStrings)
+        return f"mv_fast_strings({v})"
+    if t.startswith("named:"):  # the int (or bytes) made an instance of the package's subclass
         return f"mv_fast_named(result_class_{k}, {c_result_value(t.rsplit(':', 1)[1], v)})"
     if t.startswith("struct:"):  # the value object of the struct's fields
         return f"mv_value_{k}_{j}_result(result_class_{k}, &{v})"
@@ -296,8 +307,11 @@ def c_result_value(t: str, v: str, k: int = 0, inputs: int = 0, j: int = 0) -> s
 
 
 def go_result_store(t: str, v: str, out: str, pkg: dict, value: dict | None = None) -> str:
+    if t == "strs":
+        return f"*{out} = mvfastStrings({v})"
     if t.startswith("named:"):
-        return f"*{out} = C.{INTS[t.rsplit(':', 1)[1]][0]}({v})"
+        inner = t.rsplit(":", 1)[1]
+        return f"*{out} = C.{INTS[inner][0]}({v})" if inner in INTS else go_result_store(inner, v, out, pkg)
     if t.startswith("struct:"):  # field by field into the C struct
         lines = []
         for f in value["fields"]:
@@ -340,6 +354,8 @@ def read_only(p: dict, qual: str) -> tuple[str, str]:
     (gopysig's readonly.go), or "by hand" where MEMVIEW_READONLY marks it."""
     if f"{qual}.{p['name']}" in read_only_by_hand():
         return "proven", "marked read-only by hand (MEMVIEW_READONLY)"
+    if (p.get("value") or {}).get("kind") == "array":
+        return "proven", "a Go array: its bytes are copied in"
     if "readonly" not in p:
         return "inconclusive", "not analysed"
     return p["readonly"], p.get("readonly_why", "")
@@ -382,6 +398,34 @@ def keeps_gil(fn: dict, kinds: list, typ: str | None) -> str:
     if any(kd[0] not in ("slice", "float", "bool") for kd in kinds):
         return "a parameter other than []T, float or bool could drive its work"
     return ""
+
+
+def bytes_to_gopy(pkg: dict, typ: str, n: int, k: int, imports: Imports) -> tuple[str, str, str]:
+    """The C entry, Go shim and table row "pkg.Type@gopy" of a named [n]byte
+    type: the handle of a new Go value of the n bytes of a buffer, registered
+    as gopy registers one (with no reference: gopy's object takes one), for gopy's path, which
+    takes the type by handle (gopy's own setter writes a copy)."""
+    q = c_string(f"{pkg['name']}.{typ}@gopy")
+    c = ["static PyObject *",
+         f"entry_{k}(PyObject *self, PyObject *const *a, Py_ssize_t nargs, PyObject *kwnames)", "{",
+         "    (void)self;",
+         "    if (nargs != 1 || kwnames != NULL) {",
+         f"        PyErr_SetString(PyExc_TypeError, {c_string(f'{typ}@gopy takes one buffer')});",
+         "        return NULL;", "    }",
+         "    Py_buffer b;",
+         "    if (PyObject_GetBuffer(a[0], &b, PyBUF_SIMPLE) < 0)", "        return NULL;",
+         f"    if (b.len != {n}) {{", "        PyBuffer_Release(&b);",
+         f"        PyErr_Format(PyExc_ValueError, \"{pkg['name']}.{typ} is {n} bytes, not %zd\", b.len);",
+         "        return NULL;", "    }",
+         f"    int64_t h = mvfast_{k}(b.buf);", "    PyBuffer_Release(&b);",
+         "    return PyLong_FromLongLong(h);", "}", ""]
+    t = f"{imports.pkg(pkg['path'])}.{typ}"
+    g = [f"//export mvfast_{k}", f"func mvfast_{k}(p unsafe.Pointer) C.int64_t {{", f"	var v {t}",
+         "	copy(v[:], unsafe.Slice((*byte)(p), len(v)))",
+         f"	return C.int64_t(handleFromPtr_{pkg['name']}_{typ}(&v))", "}", ""]
+    row = (f"    {{{q}, {{{c_string(typ + '@gopy')}, (PyCFunction)(void (*)(void))entry_{k}, "
+           "METH_FASTCALL | METH_KEYWORDS, NULL}, NULL, NULL, NULL, NULL},")
+    return "\n".join(c), "\n".join(g), row
 
 
 def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str | None = None,
@@ -626,6 +670,11 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
                 raise Uncovered(f"parameter {p['name']}: no gopy helper {kd[1]} for Go type {p['type']}")
             gparams.append(f"x{i} C.int64_t")
             args.append(f"mvfastPtr(x{i}, {kd[1]})")
+        elif kd[0] == "slice" and len(kd) == 3:  # [N]byte: the buffer's N bytes
+            gparams += [f"x{i} unsafe.Pointer", f"n{i} C.int64_t"]
+            pre += [f"\tvar s{i} {t}",
+                    f"\tif !mvfastArray(s{i}[:], x{i}, n{i}, f, {json.dumps(f'{qual}() argument {py_name(p, i)[0]!r}')}) {{", "\t\treturn", "\t}"]
+            args.append(f"s{i}")
         elif kd[0] == "slice":
             gparams += [f"x{i} unsafe.Pointer", f"n{i} C.int64_t"]
             s = f"mvfastSlice[{GO_ELEM.get(kd[1], kd[1])}](x{i}, n{i})"
@@ -641,7 +690,8 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
             nslice += 1
             args.append(f"a{i}")
     for j, t in enumerate(values):
-        if t.startswith("[") and not t.startswith("[]"):
+        inner = t.rsplit(":", 1)[1] if t.startswith("named:") else t
+        if (inner.startswith("[") and not inner.startswith("[]")) or t == "strs":
             gparams.append(f"r{j} *unsafe.Pointer")
         else:
             gparams.append(f"r{j} *C.{c_result_type(t, k, j).replace('char *', 'char').strip()}"
@@ -732,6 +782,33 @@ mv_fast_fixed(void *p, Py_ssize_t n, char code)
     return out;
 }
 
+/* mv_fast_strings: the list of the strings of a Go []string, packed by
+ * mvfastStrings at p (their count, then each one's length and bytes, the
+ * lengths int64 and unaligned); frees p (malloc'd by Go). */
+static PyObject *
+mv_fast_strings(void *p)
+{
+    if (p == NULL)
+        return PyErr_NoMemory();
+    const char *at = p;
+    int64_t n, len;
+    memcpy(&n, at, sizeof n);
+    at += sizeof n;
+    PyObject *out = PyList_New((Py_ssize_t)n);
+    for (int64_t i = 0; out != NULL && i < n; i++) {
+        memcpy(&len, at, sizeof len);
+        at += sizeof len;
+        PyObject *x = PyUnicode_DecodeUTF8(at, (Py_ssize_t)len, NULL);
+        at += len;
+        if (x == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SetItem(out, (Py_ssize_t)i, x);
+    }
+    free(p);
+    return out;
+}
+
 /* mv_fast_drop drops the results o[0..n) converted so far (NULL for none). */
 static void
 mv_fast_drop(PyObject **o, int n)
@@ -784,12 +861,55 @@ package main
 import "C"
 
 import (
+\t"encoding/binary"
+\t"fmt"
 {std}\t"unsafe"
 
 \t"github.com/go-python/gopy/gopyh"
 \t"github.com/memview/memview/memview"
 \t"{gopyrt}"
 {imports})
+
+// mvfastArray copies the n bytes at p, a buffer the C entry took for a Go
+// [N]byte parameter, into a; false (with the exception set in f) where n is
+// not N, or the argument was None (n < 0).
+func mvfastArray(a []byte, p unsafe.Pointer, n C.int64_t, f *C.mv_fast_failure, what string) bool {{
+\tswitch {{
+\tcase n < 0:
+\t\tmvfastFail(f, gopyrt.ErrorFailure(fmt.Errorf("%s: Go takes a [%d]byte here, not None: %w",
+\t\t\twhat, len(a), memview.ErrType)))
+\t\treturn false
+\tcase int(n) != len(a):
+\t\tmvfastFail(f, gopyrt.ErrorFailure(fmt.Errorf("%s: Go takes a [%d]byte here, not %d bytes: %w",
+\t\t\twhat, len(a), n, memview.ErrInvalid)))
+\t\treturn false
+\t}}
+\tif n > 0 {{
+\t\tcopy(a, unsafe.Slice((*byte)(p), n))
+\t}}
+\treturn true
+}}
+
+// mvfastStrings packs s into C memory for mv_fast_strings, which frees it:
+// the count, then each string's length and bytes (nil on no memory).
+func mvfastStrings(s []string) unsafe.Pointer {{
+\tsize := 8
+\tfor _, x := range s {{
+\t\tsize += 8 + len(x)
+\t}}
+\tp := C.malloc(C.size_t(size))
+\tif p == nil {{
+\t\treturn nil
+\t}}
+\tb := unsafe.Slice((*byte)(p), size)
+\tat := 8
+\t*(*int64)(unsafe.Pointer(&b[0])) = int64(len(s))
+\tfor _, x := range s {{
+\t\tbinary.NativeEndian.PutUint64(b[at:], uint64(len(x)))
+\t\tat += 8 + copy(b[at+8:], x)
+\t}}
+\treturn p
+}}
 
 // mvfastSlice is the []T over n elements at p the C entry took from a
 // buffer, for the call (an empty, non-nil slice for none, as on gopy's path;
@@ -862,6 +982,7 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     helpers = (gen / "pyext.go").read_text() if (gen / "pyext.go").exists() else ""
     cs, gos, rows = [], [], []
     fast, methods, gopy, own, readonly, value_types, gil, value_methods = {}, {}, {}, {}, {}, {}, {}, {}
+    bytes_types: dict = {}  # {package: {named [N]byte type: N}}
     typedefs = ["/* Written by build.py (gopyfast.py): the C structs of struct results. */",
                 "#ifndef MEMVIEW_VALUES_H", "#define MEMVIEW_VALUES_H", "#include <stdint.h>", ""]
     k = 0
@@ -917,9 +1038,29 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
             if covered:
                 methods[pkg["name"]][typ] = covered
             under = (pkg.get("types") or {}).get(typ, "")
-            if under in INTS or under in FLOATS or under in ("bool", "string"):
-                # a named number, bool or string (an enum's String()): its Python
-                # value (an int subclass for an enum, present_ints) is self
+            if m := re.fullmatch(r"\[(\d+)\]uint8", under):  # a named [N]byte: its bytes subclass is self
+                bytes_types.setdefault(pkg["name"], {})[typ] = int(m[1])
+                if f"func handleFromPtr_{pkg['name']}_{typ}(" in helpers:
+                    c, g, row = bytes_to_gopy(pkg, typ, int(m[1]), k, imports)
+                    cs.append(c)
+                    gos.append(g)
+                    rows.append(row)
+                    k += 1
+                for fn in fns:
+                    if not fn.get("value_recv"):
+                        continue  # (bytes are immutable: a pointer receiver's method stays gopy's)
+                    self_param = {"name": "self", "type": f"{pkg['path']}.{typ}", "handle": True, "func": False,
+                                  "under": "", "value": {"kind": "array", "elem": "uint8", "len": int(m[1])}}
+                    vfn = {**fn, "name": f"{typ}@{fn['name']}", "params": [self_param, *fn["params"]]}
+                    got = {}
+                    add(pkg, vfn, None, got, value_method=fn["name"])
+                    if got:
+                        value_methods.setdefault(pkg["name"], {}).setdefault(typ, {})[fn["name"]] = \
+                            [f"{pkg['name']}.{typ}@{fn['name']}", got[vfn["name"]]]
+                continue
+            if under in INTS:
+                # a named integer (an enum's String()): its Python value, an int
+                # subclass (present_ints), is self
                 for fn in fns:
                     if not fn.get("value_recv"):
                         continue
@@ -976,7 +1117,7 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
     log(f"the GIL is kept for small buffers by {len(kept)} entries: {', '.join(kept)}")
     errors = {pkg["name"]: list(pkg.get("errors") or []) + list(pkg.get("error_types") or []) for pkg in signatures}
     return {"fast": fast, "methods": methods, "gopy": gopy, "own": own, "readonly": readonly, "errors": errors,
-            "values": value_types, "gil": gil, "value_methods": value_methods}
+            "values": value_types, "gil": gil, "value_methods": value_methods, "bytes": bytes_types}
 
 
 def module_text(report: dict) -> str:
@@ -1002,5 +1143,7 @@ def module_text(report: dict) -> str:
             f"GIL = {pprint.pformat(report['gil'], width=100)}\n\n"
             "# Value-receiver methods of the value objects: {package: {struct: {method: entry name}}}\n"
             f"VALUE_METHODS = {pprint.pformat(report['value_methods'], width=100)}\n\n"
+            "# The named [N]byte types, bytes subclasses: {package: {type: N}}\n"
+            f"BYTES = {pprint.pformat(report.get('bytes', {}), width=100)}\n\n"
             "# The sentinel errors (exported variables and constants of an error type): {package: [names]}\n"
             f"ERRORS = {pprint.pformat(report.get('errors', {}), width=100)}\n")

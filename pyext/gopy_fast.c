@@ -294,8 +294,8 @@ mv_raise_go_error(PyObject *cls, const char *msg, const char *fields)
     Py_XDECREF(text);
 }
 
-/* mv_fast_named is the int v (a new reference, or NULL) made an instance of
- * cls, the int subclass of a named integer type (pkg.Mode): cls(v). */
+/* mv_fast_named is the int (or bytes) v (a new reference, or NULL) made an
+ * instance of cls, the subclass of a named integer or [N]byte type: cls(v). */
 PyObject *
 mv_fast_named(PyObject *cls, PyObject *v)
 {

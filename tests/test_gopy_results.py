@@ -178,3 +178,34 @@ def test_pointer_receiver_methods_update_value_objects():
     with pytest.raises(TypeError):
         p.Move("x", 1.0)
     assert (p.X, p.Y) == (1.5, 0.0)  # unchanged by a refused call
+
+
+def test_named_byte_arrays_are_bytes_with_methods():
+    import pickle
+    i = gopkg.NewID(0x01020304)
+    assert type(i) is gopkg.ID and isinstance(i, bytes) and i == b"\x01\x02\x03\x04"
+    assert i.Number() == 0x01020304 and str(i) == "01020304" and i.String() == "01020304"
+    assert repr(i) == "gopkg.ID(b'\\x01\\x02\\x03\\x04')"
+    p = i.Parity()  # a named integer without constants: an int subclass, with its method
+    assert type(p) is gopkg.Parity and p == 0 and not p.Odd() and gopkg.NewID(7).Parity().Odd()
+    assert not hasattr(i, "Reset")  # a pointer receiver's method: bytes are immutable
+    # taken back from any 4 bytes, on the fast path and on gopy's
+    for x in (i, b"\x01\x02\x03\x04", bytearray(b"\x01\x02\x03\x04"), memoryview(b"\x01\x02\x03\x04")):
+        assert gopkg.Next(x) == gopkg.NewID(0x01020305)
+        assert gopkg.NextVia(x, lambda n: n * 2) == gopkg.NewID(0x02040608)
+    assert pickle.loads(pickle.dumps(i)) == i and type(pickle.loads(pickle.dumps(i))) is gopkg.ID
+    assert gopkg.ID(b"abcd") == b"abcd" and gopkg.ID() == bytes(4)
+    with pytest.raises(ValueError, match=r"gopkg\.Next\(\) argument 'id': Go takes a \[4\]byte here, not 3 bytes"):
+        gopkg.Next(b"abc")
+    with pytest.raises(TypeError, match=r"gopkg\.Next\(\) argument 'id': Go takes a \[4\]byte here, not None"):
+        gopkg.Next(None)
+    with pytest.raises(ValueError, match=r"gopkg\.NextVia\(\) argument 'id': gopkg\.ID is 4 bytes, not 5"):
+        gopkg.NextVia(b"abcde", lambda n: n)
+    with pytest.raises(TypeError, match="not 'int'"):
+        gopkg.ID(4)  # (bytes(4) would be four zero bytes)
+
+
+def test_string_slices_are_lists():
+    assert gopkg.Fields("a bb  ccc") == ["a", "bb", "ccc"]
+    assert gopkg.Fields("") == []  # a nil []string: an empty list
+    assert gopkg.Fields("é ü") == ["é", "ü"]

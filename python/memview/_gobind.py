@@ -169,7 +169,15 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
         background = memory and takes_go_run and _truth(
             args[go_run] if go_run is not None and len(args) > go_run else kwargs.get("goRun"))
         for i, name, gotype in handles:
-            if i < len(args):
+            if (to_gopy := _BYTES_BY_GOTYPE.get(gotype)) is not None:  # a named [N]byte: any N bytes
+                try:
+                    if i < len(args):
+                        args = (*args[:i], to_gopy(args[i]), *args[i + 1:])
+                    elif name in kwargs:
+                        kwargs[name] = to_gopy(kwargs[name])
+                except (TypeError, ValueError) as e:
+                    raise type(e)(f"{qualname}() argument {name!r}: {e}") from None
+            elif i < len(args):
                 _by_handle(args[i], gotype, qualname, name)
             elif name in kwargs:
                 _by_handle(kwargs[name], gotype, qualname, name)
@@ -211,8 +219,10 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
         # gopy returns "" from a function whose only result is an error that is nil.
         if error_only:
             return None
-        if type(result).__name__ in _NUMERIC_SLICES and isinstance(result, GoClass):
+        if isinstance(result, GoClass) and type(result).__name__ in _NUMERIC_SLICES:
             return from_go(result, -1)  # a []T result is a memview array, as on the fast path
+        if isinstance(result, GoClass) and type(result).__name__ == "Slice_string":
+            return list(result)  # a []string a list of str, as on the fast path
         return result
 
     call.__name__ = fn.__name__
@@ -335,6 +345,9 @@ def value_methods(cls: type, pkg: str, name: str, mod=None) -> None:
         call.__name__ = method
         call.__qualname__ = f"{name}.{method}"
         call.__doc__ = entry.__doc__
+        if (info := _doc_info(pkg, f"{pkg}.{name}.{method}")) is not None:  # self, then Go's parameters
+            call.__signature__ = _signature(info["params"], 1, info["variadic"])
+            call.__doc__ = _doc(info)
         setattr(cls, method, call)
 
 
@@ -366,7 +379,7 @@ def fast(mod, pkg: str) -> None:
             return value_class(pkg, result.removeprefix("value:"))
         if result and result.startswith("named:"):  # a named integer type's int subclass (present_ints)
             cls = getattr(mod, result.removeprefix("named:"), None)
-            return cls if isinstance(cls, type) and issubclass(cls, int) else None
+            return cls if isinstance(cls, type) and issubclass(cls, (int, bytes)) else None
         return (getattr(mod, result, None) or getattr(_go, result, None)) if result else None
 
     own = getattr(_fast, "OWN", {})
@@ -385,8 +398,8 @@ def fast(mod, pkg: str) -> None:
             setattr(mod, name, entry)
     for typ, methods in _fast.METHODS.get(pkg, {}).items():
         owner = getattr(mod, typ, None)
-        if not isinstance(owner, type) or issubclass(owner, (BaseException, int)):
-            continue  # (an error type is an exception class: bind_errors; an int subclass has value_methods)
+        if not isinstance(owner, type) or issubclass(owner, (BaseException, int, bytes)):
+            continue  # (an error type is an exception class: bind_errors; int and bytes subclasses value_methods)
         for name, result in methods.items():
             fn, cls = owner.__dict__.get(name), result_class(result)
             if fn is None and f"{pkg}.{typ}.{name}" in own:
@@ -497,12 +510,15 @@ def _struct_repr(where: str, fields: tuple):
     return __repr__
 
 
-def _int_type(enum, where: str) -> type:
-    """A Go named integer type (gopy's Enum of its constants) as an int
-    subclass: its constants are instances, whose repr is where.Name."""
+def _int_type(enum, where: str, name: str = "") -> type:
+    """A Go named integer type (gopy's Enum of its constants, or None for one
+    without constants, named name) as an int subclass: its constants are
+    instances, whose repr is where.Name."""
     names = {}
-    for m in enum:
+    for m in enum or ():
         names.setdefault(int(m.value), m.name)
+    if enum is None:
+        enum = type(name, (), {"__doc__": f"Go named integer type {name}"})
 
     def __repr__(self):
         name = names.get(int(self))
@@ -533,8 +549,72 @@ def present_ints(mod, pkg: str) -> None:
                 if getattr(mod, m.name, None) == m.value:
                     setattr(mod, m.name, cls(m.value))
             ints.append((cls, name))
+    # a named integer type without constants that an entry returns, or has methods: one too
+    results = [r for table in (_fast.FAST.get(pkg, {}), *_fast.METHODS.get(pkg, {}).values()) for r in table.values()]
+    results += [r for ms in getattr(_fast, "VALUE_METHODS", {}).get(pkg, {}).values() for _, r in ms.values()]
+    wanted = {r.split(":")[1] for r in results if r and r.startswith("named:")}
+    wanted |= set(getattr(_fast, "VALUE_METHODS", {}).get(pkg, {})) - set(getattr(_fast, "BYTES", {}).get(pkg, {}))
+    for name in sorted(wanted):
+        if name not in vars(mod) and name not in (_fast.VALUES.get(pkg) or {}):
+            cls = _int_type(None, where, name)
+            setattr(mod, name, cls)
+            ints.append((cls, name))
     for cls, name in ints:  # once all are made: a method may return another
         value_methods(cls, pkg, name, mod)
+
+
+# {Go type ("path.Name"): (its bytes subclass, the gopy object of some bytes)},
+# for gopy's path (_wrap)
+_BYTES_BY_GOTYPE: dict = {}
+
+
+def _bytes_type(gopy_cls: type, pkg: str, name: str, n: int, where: str) -> tuple[type, object]:
+    """A Go named [n]byte type (uuid.UUID) as a bytes subclass of exactly n
+    bytes, with its value-receiver methods, and the function that makes
+    gopy's object of such bytes (a Go copy of them), which gopy's path
+    takes (_wrap). gopy's path makes one from a handle (cls(handle=h))."""
+    def __new__(cls, value=b"\0" * n, *, handle=None):
+        if handle is not None:
+            value = bytes(gopy_cls(handle=handle))
+        if isinstance(value, int) or value is None:  # (bytes(16) would be 16 zero bytes)
+            raise TypeError(f"{where}.{name} is made from {n} bytes, not {type(value).__name__!r}")
+        value = bytes(value)
+        if len(value) != n:
+            raise ValueError(f"{where}.{name} is {n} bytes, not {len(value)}")
+        return bytes.__new__(cls, value)
+
+    def __repr__(self):
+        return f"{where}.{name}({bytes(self)!r})"
+
+    make = _core.go_fast(f"{pkg}.{name}@gopy", __new__, None)  # (gopyfast.bytes_to_gopy)
+
+    def to_gopy(value):
+        return gopy_cls(handle=make(cls(value)))  # (registered with no reference: gopy's takes one)
+
+    cls = type(name, (bytes,), {"__new__": __new__, "__repr__": __repr__, "__slots__": (),
+                                "__module__": where, "__qualname__": name,
+                                "__doc__": f"Go type {name}, a [{n}]byte: bytes, with its methods"})
+    cls.__reduce__ = lambda self: (cls, (bytes(self),))
+    return cls, to_gopy
+
+
+def present_bytes(mod, pkg: str) -> None:
+    """Named [N]byte types as bytes subclasses (_fast.BYTES), before the entries
+    are made (fast), which return instances of them."""
+    where = import_name(pkg)
+    made = []
+    for name, n in getattr(_fast, "BYTES", {}).get(pkg, {}).items():
+        gopy_cls = getattr(mod, name, None)
+        if not isinstance(gopy_cls, type) or not issubclass(gopy_cls, GoClass):
+            continue
+        cls, to_gopy = _bytes_type(gopy_cls, pkg, name, n, where)
+        setattr(mod, name, cls)
+        _BYTES_BY_GOTYPE[f"{_bindings.PACKAGES[pkg]['path']}.{name}"] = to_gopy
+        made.append((cls, name))
+    for cls, name in made:
+        value_methods(cls, pkg, name, mod)
+        if "String" in cls.__dict__:  # a fmt.Stringer: str() is its String()
+            cls.__str__ = lambda self: self.String()
 
 
 def present_types(mod, pkg: str) -> None:
@@ -639,6 +719,7 @@ def bind_module(modname: str, pkg: str) -> None:
         present(mod, pkg)
         bind_errors(mod, pkg)
         present_ints(mod, pkg)
+        present_bytes(mod, pkg)
         fast(mod, pkg)
         present_types(mod, pkg)
         mod._memview_bound = True

@@ -1,6 +1,10 @@
 package gopkg
 
-import "hash/fnv"
+import (
+	"fmt"
+	"hash/fnv"
+	"strings"
+)
 
 // Point is a struct of plain fields: returned by value, a Python value object.
 type Point struct{ X, Y float64 }
@@ -40,7 +44,9 @@ type Labelled struct {
 }
 
 // Label returns a Labelled of n.
-func Label(n int32) Labelled { return Labelled{Name: "n" + string(rune('0'+n%10)), N: n, OK: n > 0, F: 0.5} }
+func Label(n int32) Labelled {
+	return Labelled{Name: "n" + string(rune('0'+n%10)), N: n, OK: n > 0, F: 0.5}
+}
 
 // Digest returns the FNV-1a hash of b as 8 bytes: a [N]byte is bytes.
 func Digest(b []byte) [8]byte {
@@ -75,4 +81,44 @@ func (l *Labelled) Rename(name string) string {
 	old := l.Name
 	l.Name, l.OK = name, !l.OK
 	return old
+}
+
+// ID is a named [N]byte with methods (as uuid.UUID): a bytes subclass.
+type ID [4]byte
+
+// NewID is the ID of n, big-endian.
+func NewID(n uint32) ID { return ID{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)} }
+
+// String is the ID in hex: str() of the bytes subclass.
+func (id ID) String() string { return fmt.Sprintf("%02x%02x%02x%02x", id[0], id[1], id[2], id[3]) }
+
+// Number is the ID's n back.
+func (id ID) Number() uint32 {
+	return uint32(id[0])<<24 | uint32(id[1])<<16 | uint32(id[2])<<8 | uint32(id[3])
+}
+
+// Parity is a named integer without constants, with a method.
+func (id ID) Parity() Parity { return Parity(id.Number() % 2) }
+
+// Reset is a pointer-receiver method: not on the bytes subclass.
+func (id *ID) Reset() { *id = ID{} }
+
+// Next is the ID after id: a named [N]byte taken from any 4 bytes.
+func Next(id ID) ID { return NewID(id.Number() + 1) }
+
+// NextVia takes an ID through gopy's path (a Go func parameter sends the call there).
+func NextVia(id ID, f func(uint32) uint32) ID { return NewID(f(id.Number())) }
+
+// Parity is 0 or 1.
+type Parity int
+
+// Odd reports whether p is 1.
+func (p Parity) Odd() bool { return p == 1 }
+
+// Fields splits s at spaces: a []string result is a list of str.
+func Fields(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Fields(s)
 }

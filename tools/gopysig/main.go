@@ -256,6 +256,11 @@ func describe(p *types.Package, ro *roAnalysis, docs map[token.Pos]string) Packa
 				out.Types[name] = u.Name()
 			case *types.Slice:
 				out.Types[name] = typeString(u) // a named slice type: gopy's sequence class
+			case *types.Array:
+				out.Types[name] = "other"
+				if v := valueKind(named); v != nil && v.Kind == "array" && v.Elem == "uint8" {
+					out.Types[name] = fmt.Sprintf("[%d]uint8", v.Len) // a named [N]byte: a bytes subclass
+				}
 			default:
 				out.Types[name] = "other"
 			}
@@ -298,7 +303,9 @@ func signature(f *types.Func, ro *roAnalysis, docs map[token.Pos]string) Func {
 		_, isFunc := unalias(t).Underlying().(*types.Signature)
 		p := Param{Name: pySafeArg(v.Name(), i), GoName: v.Name(), Type: typeString(v.Type()),
 			Handle: byHandle(t), Func: isFunc, Under: underKind(v.Type())}
-		if val := valueKind(v.Type()); val != nil && val.Kind == "struct" && !(sig.Variadic() && i == sig.Params().Len()-1) {
+		// a struct of plain fields, or a [N]byte: taken by value on the fast path
+		if val := valueKind(v.Type()); val != nil && (val.Kind == "struct" || (val.Kind == "array" && val.Elem == "uint8")) &&
+			!(sig.Variadic() && i == sig.Params().Len()-1) {
 			p.Value = val
 		}
 		if r, ok := readonly[i]; ok {
