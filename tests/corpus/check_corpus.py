@@ -19,7 +19,9 @@ Each module is checked against a reference:
 - golang/snappy (compression) against cramjam's snappy (each decodes the
   other's output) and known values;
 - mr-tron/base58 (encoding; imported as gobase58) against PyPI's base58;
-- mmcloughlin/geohash (geometry; imported as gogeohash) against pygeohash.
+- mmcloughlin/geohash (geometry; imported as gogeohash) against pygeohash;
+- google/uuid (a named [16]byte with methods; imported as gouuid) against
+  Python's uuid.
 A reference not installed is said and skipped; the module is then checked by
 known values and round trips. It fails on a wrong result, on a module with
 less than 90% of its exported functions and methods bound (95% across the
@@ -38,7 +40,7 @@ MODULES = {"stats": "github.com/montanaflynn/stats", "floats": "gonum.org/v1/gon
            "goxxhash": "github.com/cespare/xxhash/v2", "xxh3": "github.com/zeebo/xxh3",
            "murmur3": "github.com/spaolacci/murmur3", "goblake3": "lukechampine.com/blake3",
            "snappy": "github.com/golang/snappy", "gobase58": "github.com/mr-tron/base58",
-           "gogeohash": "github.com/mmcloughlin/geohash"}
+           "gogeohash": "github.com/mmcloughlin/geohash", "gouuid": "github.com/google/uuid"}
 
 
 def reference(name: str):
@@ -286,6 +288,30 @@ def check_geohash() -> list:
     return rows
 
 
+def check_uuid() -> list:
+    import uuid
+    import gouuid
+    dns = gouuid.NameSpaceDNS()  # a package variable: its getter
+    assert type(dns) is gouuid.UUID and isinstance(dns, bytes) and dns == uuid.NAMESPACE_DNS.bytes
+    u = gouuid.NewSHA1(dns, b"python.org")  # a named [16]byte: bytes, with UUID's methods
+    assert u == uuid.uuid5(uuid.NAMESPACE_DNS, "python.org").bytes and str(u) == u.String() == \
+        str(uuid.uuid5(uuid.NAMESPACE_DNS, "python.org"))
+    assert u.Version() == 5 and u.Variant() == gouuid.RFC4122 and u.URN() == uuid.UUID(bytes=u).urn
+    assert gouuid.NewMD5(uuid.NAMESPACE_URL.bytes, b"x") == uuid.uuid3(uuid.NAMESPACE_URL, "x").bytes
+    r = gouuid.NewRandom()
+    assert uuid.UUID(bytes=r).version == 4 and gouuid.Parse(str(r)) == r and gouuid.FromBytes(r) == r
+    try:
+        gouuid.Parse("not a uuid")
+    except RuntimeError as e:
+        assert "invalid UUID" in str(e)
+    else:
+        raise AssertionError("gouuid.Parse of a bad string did not raise")
+    s = str(uuid.uuid4())
+    return [("gouuid.Parse", best(lambda: gouuid.Parse(s), 50_000), "uuid.UUID", best(lambda: uuid.UUID(s), 50_000)),
+            ("gouuid.NewSHA1", best(lambda: gouuid.NewSHA1(dns, b"python.org"), 50_000),
+             "uuid.uuid5", best(lambda: uuid.uuid5(uuid.NAMESPACE_DNS, "python.org"), 50_000))]
+
+
 def check_snappy() -> list:
     import snappy
     try:
@@ -351,7 +377,7 @@ def main() -> int:
     coverage()
     stubtest()
     rows = (check_stats() + check_floats() + check_xxhash() + check_xxh3() + check_murmur3() + check_blake3() +
-            check_snappy() + check_base58() + check_geohash())
+            check_snappy() + check_base58() + check_geohash() + check_uuid())
     print(f"\n{'call':28s} {'Go':>11s}   {'reference':28s} {'ref':>11s} {'ratio':>7s}")
     for name, t, ref, tr in rows:
         print(f"{name:28s} {t * 1e9:9.0f}ns   {ref:28s} {tr * 1e9:9.0f}ns {t / tr:6.2f}x")

@@ -5,6 +5,7 @@ package corpus
 import (
 	_ "github.com/cespare/xxhash/v2"
 	_ "github.com/golang/snappy"
+	_ "github.com/google/uuid"
 	_ "github.com/mmcloughlin/geohash"
 	_ "github.com/montanaflynn/stats"
 	_ "github.com/mr-tron/base58"

@@ -8,6 +8,7 @@ go 1.26.8
 require (
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/golang/snappy v1.0.0
+	github.com/google/uuid v1.6.0
 	github.com/mmcloughlin/geohash v0.10.0
 	github.com/montanaflynn/stats v0.14.0
 	github.com/mr-tron/base58 v1.2.0
