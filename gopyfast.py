@@ -268,6 +268,8 @@ def c_value_typedef(name: str, spec: dict) -> str:
 def c_result_type(t: str, k: int = 0, j: int = 0) -> str:
     if t == "strs":
         return "void *"
+    if t.startswith("[]"):  # the array the shim made (gopyrt.SliceResult)
+        return "mv_meta"
     if t.startswith("named:"):
         return c_result_type(t.rsplit(":", 1)[1])
     if t.startswith("struct:"):
@@ -294,7 +296,7 @@ def c_result_value(t: str, v: str, k: int = 0, inputs: int = 0, j: int = 0) -> s
         n, e = t[1:].split("]")
         return f"mv_fast_fixed({v}, {n}, '{'y' if e == 'uint8' else FIXED[e]}')"
     if t.startswith("[]"):  # a memview array (a view of the input it lies in)
-        return f"mv_fast_slice_result({v}, {'ins' if inputs else 'NULL'}, {inputs})"
+        return f"mv_fast_meta_result(&{v}, {'ins' if inputs else 'NULL'}, {inputs})"
     if t.startswith("*"):  # a nil pointer (no handle) is None
         return f"({v} < 1 ? Py_NewRef(Py_None) : mv_fast_gopy_result(result_class_{k}, {v}))"
     if t in INTS:
@@ -327,8 +329,6 @@ def go_result_store(t: str, v: str, out: str, pkg: dict, value: dict | None = No
         n, e = t[1:].split("]")
         return (f"*{out} = C.malloc(C.size_t(unsafe.Sizeof({v})) + 1)\n"
                 f"\t*(*[{n}]{e})(*{out}) = *(*[{n}]{e})(unsafe.Pointer(&{v}))")
-    if t.startswith("[]"):  # registered with one reference, which mv_fast_slice_result drops
-        return f"*{out} = C.int64_t(mvfastHandle(handleFromPtr_Slice_{t[2:]}(&{v})))"
     if (g := gopy_result(t, pkg)) is not None:
         if t.startswith("*"):  # nil: no handle, None in Python
             return f"if {v} != nil {{\n\t\t*{out} = C.int64_t({g[0]}({g[1]}{v}))\n\t}}"
@@ -511,7 +511,7 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
         if kd[0] == "struct":
             c += [f"    PyObject *fo{i}_{n} = NULL;" for n in range(len(kd[1]["fields"]))]
     for j, t in enumerate(values):
-        c.append(f"    {c_result_type(t, k, j)} r{j}{' = {0}' if j in structs else ' = 0'};")
+        c.append(f"    {c_result_type(t, k, j)} r{j}{' = {0}' if j in structs or t.startswith('[]') else ' = 0'};")
     # Memory and handles first, as on gopy's path (memview checks them before gopy
     # converts the rest); any of them the entry does not take sends the call there.
     for i, kd in enumerate(kinds):
@@ -572,6 +572,11 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
         else:
             call.append(f"v{i}")
     call += [f"&r{j}" for j in range(len(values))]
+    ro_mask = bool(slices) and any(t.startswith("[]") for t in values)
+    if ro_mask:  # which []T arguments are read-only (or copies): a []T result in one is too
+        c.append("    uint64_t ro = " + " | ".join(
+            f"((uint64_t)(c{i} != NULL || (h{i} && b{i}.readonly)) << {bit})" for bit, i in enumerate(slices)) + ";")
+        call.append("ro")
     call.append("&f")
     if keeps_gil(fn, kinds, typ) == "":
         # it cannot block, and its buffers are small: the call keeps the GIL (gil_rule)
@@ -693,9 +698,13 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
         inner = t.rsplit(":", 1)[1] if t.startswith("named:") else t
         if (inner.startswith("[") and not inner.startswith("[]")) or t == "strs":
             gparams.append(f"r{j} *unsafe.Pointer")
+        elif t.startswith("[]"):
+            gparams.append(f"r{j} unsafe.Pointer")  # an mv_meta (gopyrt.SliceResult)
         else:
             gparams.append(f"r{j} *C.{c_result_type(t, k, j).replace('char *', 'char').strip()}"
                            if t != "string" else f"r{j} **C.char")
+    if ro_mask:
+        gparams.append("ro C.uint64_t")
     gparams.append("f *C.mv_fast_failure")
     if typ:  # read and checked as gopy's method reads its receiver (gopyrt.Receiver)
         go_type = f"{imports.pkg(pkg['path'])}.{typ}"
@@ -713,8 +722,21 @@ def entry(pkg: dict, fn: dict, k: int, imports: Imports, helpers: str, typ: str 
     body.append(f"\t{', '.join(outs)} := {target}" if outs else f"\t{target}")
     if error:
         body += ["\tif err != nil {", "\t\tmvfastFail(f, gopyrt.ErrorFailure(err))", "\t\treturn", "\t}"]
+    made = []  # the []T results whose arrays are made: given back if a later one fails
     for j, t in enumerate(values):
-        body.append("\t" + go_result_store(t, f"v{j}", f"r{j}", pkg, structs.get(j)))
+        if not t.startswith("[]"):
+            body.append("\t" + go_result_store(t, f"v{j}", f"r{j}", pkg, structs.get(j)))
+            continue
+        elem = {"int": "int64", "uint": "uint64", "uintptr": "uint64", "byte": "uint8", "rune": "int32"}.get(
+            t[2:], t[2:])
+        ro = " ||\n\t\t".join(f"(ro&{1 << bit} != 0 && mvfastInside(rp{j}, x{i}, n{i}, {SLICES[kinds[i][1]][1]}))"
+                               for bit, i in enumerate(slices)) if ro_mask else "false"
+        body += [f"\trp{j} := unsafe.Pointer(unsafe.SliceData(v{j}))",
+                 f"\tif err := gopyrt.SliceResult(rp{j}, len(v{j}), memview.DTypeOf[{elem}](),\n\t\t{ro}, r{j}); "
+                 "err != nil {",
+                 *[f"\t\tgopyrt.SliceRelease(r{jj})" for jj in made],
+                 "\t\tmvfastFail(f, gopyrt.ErrorFailure(err))", "\t\treturn", "\t}"]
+        made.append(j)
     if write_back:  # the receiver's fields, back into the C struct the entry read them from
         for fd in kinds[0][1]["fields"]:
             ft, v = fd["type"], f"*(*{fd['type']})(unsafe.Pointer(&s0.{fd['name']}))"
@@ -737,6 +759,7 @@ C_HEAD = """/* Written by build.py (gopyfast.py): the call entries of the bound 
 #include <string.h>
 
 #include "gopy_fast.h"
+#include "bridge.h"
 #include "memview_values.h"
 #include "_cgo_export.h"
 
@@ -888,6 +911,12 @@ func mvfastArray(a []byte, p unsafe.Pointer, n C.int64_t, f *C.mv_fast_failure, 
 \t\tcopy(a, unsafe.Slice((*byte)(p), n))
 \t}}
 \treturn true
+}}
+
+// mvfastInside reports whether p lies in the n elements of size bytes at x
+// (a []T argument; n < 0 for None).
+func mvfastInside(p, x unsafe.Pointer, n C.int64_t, size int) bool {{
+\treturn n > 0 && uintptr(p) >= uintptr(x) && uintptr(p) < uintptr(x)+uintptr(n)*uintptr(size)
 }}
 
 // mvfastStrings packs s into C memory for mv_fast_strings, which frees it:

@@ -324,14 +324,7 @@ mv_fast_gopy_result(PyObject *cls, int64_t handle)
     return out;
 }
 
-/* mv_fast_slice_result is the memview array of a []T result a shim
- * registered under handle (gopy's handleFromPtr_Slice_E, with one reference,
- * which this drops): over the Go slice's memory, which it keeps alive (nil is
- * a zero-length array). Where that memory lies within the memory of one of
- * the call's []T arguments in[0..n) (Go's dst[:n]), the array is a view of
- * it: it holds an export of that object (a memoryview, so that a bytearray
- * cannot be resized under it) as its base, and is read-only where the
- * argument was. */
+/* drop_meta gives back the array of m, which no Python object took over. */
 static void
 drop_meta(mv_meta *m)
 {
@@ -340,40 +333,27 @@ drop_meta(mv_meta *m)
     free(m->long_dtype);
 }
 
+/* mv_fast_meta_result: a view of the argument the slice lies in holds an
+ * export of that object (a memoryview, so that a bytearray cannot be resized
+ * under it) as its base; the shim made it read-only where the argument was.
+ * Nil is a zero-length array. */
 PyObject *
-mv_fast_slice_result(int64_t handle, const mv_fast_input *in, int n)
+mv_fast_meta_result(void *meta, const mv_fast_input *in, int n)
 {
-    mv_meta m;
-    mv_err e;
-    PyObject *base = NULL, *out = NULL;
-    if (mv_go_from_gopy(handle, -1, &m, &e) != 0) {
-        mv_raise(&e);
-        goto done;
-    }
-    Py_ssize_t len = (Py_ssize_t)m.len;
+    mv_meta *m = meta;
+    PyObject *base = NULL;
+    Py_ssize_t len = (Py_ssize_t)m->len;
     for (int i = 0; i < n && len > 0; i++) {
-        if (in[i].buf != NULL && m.buf >= in[i].buf && m.buf + len <= in[i].buf + in[i].len) {
+        if (in[i].buf != NULL && m->buf >= in[i].buf && m->buf + len <= in[i].buf + in[i].len) {
             if ((base = PyMemoryView_FromObject(in[i].obj)) == NULL) {
-                drop_meta(&m);
-                goto done;
-            }
-            if (in[i].readonly) { /* Go's array, read-only as the argument was */
-                drop_meta(&m);
-                if (mv_go_from_gopy(handle, 0, &m, &e) != 0) {
-                    mv_raise(&e);
-                    goto done;
-                }
+                drop_meta(m);
+                return NULL;
             }
             break;
         }
     }
-    out = mv_new_array(&m, base);
-done:
+    PyObject *out = mv_new_array(m, base); /* which takes the handle over, or gives it back */
     Py_XDECREF(base);
-    if (mv_go_unlend(handle, &e) != 0) {
-        Py_CLEAR(out);
-        mv_raise(&e);
-    }
     return out;
 }
 

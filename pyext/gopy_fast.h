@@ -102,7 +102,7 @@ PyObject *mv_fast_named(PyObject *cls, PyObject *v);
 void mv_raise_go_error(PyObject *cls, const char *msg, const char *fields);
 PyObject *mv_fast_gopy_result(PyObject *cls, int64_t handle);
 
-/* A []T argument of a call, for mv_fast_slice_result: the object whose memory
+/* A []T argument of a call, for mv_fast_meta_result: the object whose memory
  * Go was lent (the argument, or the copy made of it), that memory (buf NULL
  * for none: None, or a gopy object) and whether it was read-only. */
 typedef struct {
@@ -112,7 +112,12 @@ typedef struct {
     int readonly;
 } mv_fast_input;
 
-PyObject *mv_fast_slice_result(int64_t handle, const mv_fast_input *in, int n);
+/* mv_fast_meta_result is the memview array of the Go slice result whose
+ * array a shim made (meta: an mv_meta, gopyrt.SliceResult), which it takes
+ * over: a view of the argument whose memory the slice lies in (Go's
+ * Encode(dst, src) returns dst[:n]), holding an export of it, else of Go's
+ * memory. */
+PyObject *mv_fast_meta_result(void *meta, const mv_fast_input *in, int n);
 int mv_fast_keep(PyObject *owner, PyObject *key, PyObject *const *lent, int n);
 
 int mv_go_int_arg(PyObject *o, int bits, int is_signed, const char *func, const char *arg, void *out);

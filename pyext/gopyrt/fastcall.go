@@ -61,3 +61,13 @@ func (l *Lend) GiveBackInCall() bool { return l.state.CompareAndSwap(0, 1) }
 // End marks the call over and reports whether the memory was given back
 // during it.
 func (l *Lend) End() bool { return !l.state.CompareAndSwap(0, 2) }
+
+// SliceResult makes the memview array a generated call entry returns for a
+// Go slice result of n elements of dt at p (read-only where it lies in a
+// read-only argument), writing its C metadata (an mv_meta) to m; pyext sets
+// it (fastSliceResult).
+var SliceResult func(p unsafe.Pointer, n int, dt memview.DType, readonly bool, m unsafe.Pointer) error
+
+// SliceRelease gives back an array SliceResult made that no Python object
+// took over; pyext sets it.
+var SliceRelease func(m unsafe.Pointer)
