@@ -29,7 +29,7 @@ func init() {
 // that way takes. The C entry takes the array over (mv_fast_meta_result).
 func fastSliceResult(p unsafe.Pointer, n int, dt memview.DType, readonly bool, m unsafe.Pointer) error {
 	b := memview.WrapGo(p, n*dt.Itemsize(), readonly)
-	a, err := memview.NewArray(b, dt, []int{n}, nil, 0, readonly)
+	a, err := memview.NewArray(b, dt, []int{n}, []int{dt.Itemsize()}, 0, readonly)
 	if rerr := b.Release(); err == nil && rerr != nil {
 		_ = a.Release()
 		err = rerr
