@@ -52,6 +52,6 @@ pixels[0, 0] = (10, 20, 30)
 image.Invert()  # Go code, in place, on the slice NumPy is viewing
 print("after NumPy sets (10, 20, 30) and Go inverts: pixel =", pixels[0, 0].tolist())
 
-del a, n, r, arr, roundtrip, rec, back, pixels
+del a, n, ramp, r, arr, roundtrip, rec, back, pixels
 print("pool bytes still allocated:", mv.default_pool().bytes_allocated,
       "live handles:", mv.live_handles())
