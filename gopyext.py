@@ -261,6 +261,9 @@ def patch_generated_go(path: Path) -> None:
     # ... with a message as memview's own read: no ": invalid argument" at the end.
     patch_re(path, r"estr := C\.CString\(__err\.Error\(\)\)", "estr := C.CString(gopyrt.Message(__err))",
              "the error message")
+    # An error parameter: gopy makes errors.New of the string Python passed, so
+    # that it is never nil; "" (memview's wrapper passes it for None) is nil.
+    path.write_text(path.read_text().replace("errors.New(C.GoString(", "gopyrt.ErrorArg(C.GoString("))
     # No Go panic aborts the interpreter: every function that releases the GIL
     # defers gopyrt.Recover first, and notes (_saved_thread = nil) when it has
     # the GIL back, so that Recover knows whether to take it.
@@ -547,13 +550,16 @@ def binding(fn: dict) -> dict | None:
     callables = {i: p["type"] for i, p in enumerate(fn["params"]) if p.get("func")
                  and not (fn["variadic"] and i == len(fn["params"]) - 1)}
     error_only = fn["results"] == ["error"]
-    if not memory and not handles and not callables and not error_only:
+    # error parameters: gopy takes a str; None (Go's nil) is passed as ""
+    errors = [i for i, p in enumerate(fn["params"]) if p["type"] == "error"
+              and not (fn["variadic"] and i == len(fn["params"]) - 1)]
+    if not memory and not handles and not callables and not error_only and not errors:
         return None
     # read-only buffers are lent as a copy, unless the analysis found a store
     copy_ro = [i for i, kind in memory.items() if kind != "array" and fn["params"][i].get("readonly") != "store"]
     return {"params": [p["name"] for p in fn["params"]], "memory": memory, "handles": handles,
             "callables": callables, "variadic": fn["variadic"], "go_run": not fn["results"],
-            "error_only": error_only, "copy_ro": copy_ro}
+            "error_only": error_only, "copy_ro": copy_ro, "errors": errors}
 
 
 PY_BASIC = {**dict.fromkeys(("int8", "int16", "int32", "rune", "int64", "int", "uint8", "byte", "uint16",
@@ -568,6 +574,8 @@ ZERO = {"int": 0, "float": 0.0, "complex": 0j, "bool": False, "str": "", "None":
 def py_type(t: str, pkg: dict, result: bool = False, under: str = "") -> str:
     """The Python type of a value of Go type t, as the stub writes it: for a
     parameter (what it takes) or a result (what it returns)."""
+    if t == "error" and not result:
+        return "str | None"  # None is nil; a str an error with that message
     if t in PY_BASIC:
         return PY_BASIC[t]
     if t == ARRAY:

@@ -209,3 +209,9 @@ def test_string_slices_are_lists():
     assert gopkg.Fields("a bb  ccc") == ["a", "bb", "ccc"]
     assert gopkg.Fields("") == []  # a nil []string: an empty list
     assert gopkg.Fields("é ü") == ["é", "ü"]
+
+
+def test_error_parameters():
+    assert gopkg.ErrText(None) == "<nil>" and gopkg.ErrText(err=None) == "<nil>"
+    assert gopkg.ErrText("boom") == "boom"
+    assert gopkg.ErrText("") == "<nil>"  # (gopy hands an error over as its message: "" is nil)

@@ -131,6 +131,16 @@ func SetError(err error, estr unsafe.Pointer) {
 // errors.
 func Message(err error) string { return pymsg.Text(err) }
 
+// ErrorArg is the Go error a bound function's error parameter gets from
+// Python on gopy's path, which hands it over as a string: nil for "" (what
+// memview's wrapper passes for None), else an error with that message.
+func ErrorArg(msg string) error {
+	if msg == "" {
+		return nil
+	}
+	return errors.New(msg)
+}
+
 // Recover is deferred first in every function gopy generates, as
 //
 //	defer func() { gopyrt.Recover(recover(), unsafe.Pointer(&_saved_thread)) }()

@@ -154,6 +154,7 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
     variadic = handles.pop(last, None) if spec.get("variadic") else None
     handles = tuple((i + first, params[i], t) for i, t in sorted(handles.items()))
     callables = tuple((int(i) + first, params[int(i)], t) for i, t in sorted(spec.get("callables", {}).items()))
+    errors = tuple((i + first, params[i]) for i in spec.get("errors", ()))
     error_only = spec["error_only"]
     # gopy's goRun flag, of a function without results: after the parameters, or
     # keyword-only after a variadic one.
@@ -168,6 +169,11 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
                                 f"not {type(x).__name__!r}")
         background = memory and takes_go_run and _truth(
             args[go_run] if go_run is not None and len(args) > go_run else kwargs.get("goRun"))
+        for i, name in errors:  # gopy takes an error as its message: "" is nil
+            if i < len(args) and args[i] is None:
+                args = (*args[:i], "", *args[i + 1:])
+            elif kwargs.get(name, "") is None:
+                kwargs[name] = ""
         for i, name, gotype in handles:
             if (to_gopy := _BYTES_BY_GOTYPE.get(gotype)) is not None:  # a named [N]byte: any N bytes
                 try:

@@ -122,3 +122,12 @@ func Fields(s string) []string {
 	}
 	return strings.Fields(s)
 }
+
+// ErrText is err's message, or "<nil>": an error parameter takes None (nil)
+// or a str (an error with that message).
+func ErrText(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
+}
