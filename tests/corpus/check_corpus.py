@@ -300,6 +300,7 @@ def check_uuid() -> list:
     assert gouuid.NewMD5(uuid.NAMESPACE_URL.bytes, b"x") == uuid.uuid3(uuid.NAMESPACE_URL, "x").bytes
     r = gouuid.NewRandom()
     assert uuid.UUID(bytes=r).version == 4 and gouuid.Parse(str(r)) == r and gouuid.FromBytes(r) == r
+    assert gouuid.Must(r, None) == r  # gopy's path: the bytes as a Go copy, None a nil error
     try:
         gouuid.Parse("not a uuid")
     except RuntimeError as e:
