@@ -1056,6 +1056,21 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
         if ro:
             readonly[qual] = ro
 
+    def add_value_methods(pkg: dict, typ: str, fns: list, self_param: dict, pointer_receivers: bool = False) -> None:
+        """The entries "pkg.Type@Method" of typ's methods on its Python value (a
+        value object, an int or bytes subclass), which take it as self_param
+        says: those of value receivers, and with pointer_receivers those of
+        pointer receivers too, which write the fields back."""
+        for fn in fns:
+            if not fn.get("value_recv") and not pointer_receivers:
+                continue
+            vfn = {**fn, "name": f"{typ}@{fn['name']}", "params": [self_param, *fn["params"]]}
+            got = {}
+            add(pkg, vfn, None, got, value_method=fn["name"], write_back=not fn.get("value_recv"))
+            if got:
+                value_methods.setdefault(pkg["name"], {}).setdefault(typ, {})[fn["name"]] = \
+                    [f"{pkg['name']}.{typ}@{fn['name']}", got[vfn["name"]]]
+
     for pkg in signatures:
         fast[pkg["name"]], methods[pkg["name"]] = {}, {}
         for fn in pkg["funcs"]:
@@ -1075,46 +1090,23 @@ def generate(gen: Path, signatures: list[dict], include: Path, log) -> dict:
                     gos.append(g)
                     rows.append(row)
                     k += 1
-                for fn in fns:
-                    if not fn.get("value_recv"):
-                        continue  # (bytes are immutable: a pointer receiver's method stays gopy's)
-                    self_param = {"name": "self", "type": f"{pkg['path']}.{typ}", "handle": True, "func": False,
-                                  "under": "", "value": {"kind": "array", "elem": "uint8", "len": int(m[1])}}
-                    vfn = {**fn, "name": f"{typ}@{fn['name']}", "params": [self_param, *fn["params"]]}
-                    got = {}
-                    add(pkg, vfn, None, got, value_method=fn["name"])
-                    if got:
-                        value_methods.setdefault(pkg["name"], {}).setdefault(typ, {})[fn["name"]] = \
-                            [f"{pkg['name']}.{typ}@{fn['name']}", got[vfn["name"]]]
+                # (bytes are immutable: a pointer receiver's method stays gopy's)
+                add_value_methods(pkg, typ, fns, {"name": "self", "type": f"{pkg['path']}.{typ}", "handle": True,
+                                                  "func": False, "under": "",
+                                                  "value": {"kind": "array", "elem": "uint8", "len": int(m[1])}})
                 continue
             if under in INTS:
                 # a named integer (an enum's String()): its Python value, an int
                 # subclass (present_ints), is self
-                for fn in fns:
-                    if not fn.get("value_recv"):
-                        continue
-                    self_param = {"name": "self", "type": f"{pkg['path']}.{typ}", "handle": False, "func": False,
-                                  "under": under}
-                    vfn = {**fn, "name": f"{typ}@{fn['name']}", "params": [self_param, *fn["params"]]}
-                    got = {}
-                    add(pkg, vfn, None, got, value_method=fn["name"])
-                    if got:
-                        value_methods.setdefault(pkg["name"], {}).setdefault(typ, {})[fn["name"]] = \
-                            [f"{pkg['name']}.{typ}@{fn['name']}", got[vfn["name"]]]
+                add_value_methods(pkg, typ, fns, {"name": "self", "type": f"{pkg['path']}.{typ}", "handle": False,
+                                                  "func": False, "under": under})
                 continue
             spec = (pkg.get("structs") or {}).get(typ)
             if spec is None or not all(f["type"] in C_FIELD for f in spec["fields"]):
                 continue
-            for fn in fns:  # methods of the value objects: "pkg.Type@Method", self by value
-                self_param = {"name": "self", "type": f"{pkg['path']}.{typ}", "handle": True, "func": False,
-                              "value": spec}
-                vfn = {**fn, "name": f"{typ}@{fn['name']}", "params": [self_param, *fn["params"]]}
-                got = {}
-                # a pointer receiver's method writes the fields back into the value object
-                add(pkg, vfn, None, got, value_method=fn["name"], write_back=not fn.get("value_recv"))
-                if got:
-                    value_methods.setdefault(pkg["name"], {}).setdefault(typ, {})[fn["name"]] = \
-                        [f"{pkg['name']}.{typ}@{fn['name']}", got[vfn["name"]]]
+            # methods of the value objects, self by value; a pointer receiver's writes the fields back
+            add_value_methods(pkg, typ, fns, {"name": "self", "type": f"{pkg['path']}.{typ}", "handle": True,
+                                              "func": False, "value": spec}, pointer_receivers=True)
     # methods gopy binds that gopysig does not report: those of interfaces
     covered = covered_c_names(methods)
     for m in GOPY_METHOD.finditer(helpers):
