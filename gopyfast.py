@@ -409,6 +409,8 @@ def bytes_to_gopy(pkg: dict, typ: str, n: int, k: int, imports: Imports) -> tupl
     c = ["static PyObject *",
          f"entry_{k}(PyObject *self, PyObject *const *a, Py_ssize_t nargs, PyObject *kwnames)", "{",
          "    (void)self;",
+         "    if (mv_in_child)  /* a forked child never enters Go */",
+         f"        return mv_fast_forked({c_string(pkg['name'] + '_' + typ)});",
          "    if (nargs != 1 || kwnames != NULL) {",
          f"        PyErr_SetString(PyExc_TypeError, {c_string(f'{typ}@gopy takes one buffer')});",
          "        return NULL;", "    }",

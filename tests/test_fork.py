@@ -226,6 +226,10 @@ def test_what_needs_go_raises_at_once_in_a_child():
             "CUDA": lambda: mv.zeros(4, device="cuda"),
             "Go view of an array": lambda: gopkg.Fill(mv.zeros(4), 1.0),
             "asarray of a Go slice": lambda: mv.asarray(gopkg.Float64s(3)),
+            "a named [N]byte": lambda: gopkg.Next(b"abcd"),
+            "a named [N]byte on gopy's path": lambda: gopkg.NextVia(b"abcd", lambda n: n),
+            "a named [N]byte's method": lambda: gopkg.ID(b"abcd").Number(),
+            "a named integer's method": lambda: gopkg.Parity(1).Odd(),
         }
         def child():
             res = {}
