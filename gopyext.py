@@ -553,13 +553,17 @@ def binding(fn: dict) -> dict | None:
     # error parameters: gopy takes a str; None (Go's nil) is passed as ""
     errors = [i for i, p in enumerate(fn["params"]) if p["type"] == "error"
               and not (fn["variadic"] and i == len(fn["params"]) - 1)]
-    if not memory and not handles and not callables and not error_only and not errors:
+    # a []T result: a memview array, as on the fast path; a []string a list
+    res = [t for t in fn["results"] if t != "error"]
+    result = ("array" if len(res) == 1 and res[0].startswith("[]") and res[0][2:] in SLICE_ELEMS
+              else "list" if res == ["[]string"] else None)
+    if not memory and not handles and not callables and not error_only and not errors and not result:
         return None
     # read-only buffers are lent as a copy, unless the analysis found a store
     copy_ro = [i for i, kind in memory.items() if kind != "array" and fn["params"][i].get("readonly") != "store"]
     return {"params": [p["name"] for p in fn["params"]], "memory": memory, "handles": handles,
             "callables": callables, "variadic": fn["variadic"], "go_run": not fn["results"],
-            "error_only": error_only, "copy_ro": copy_ro, "errors": errors}
+            "error_only": error_only, "copy_ro": copy_ro, "errors": errors, "result": result}
 
 
 PY_BASIC = {**dict.fromkeys(("int8", "int16", "int32", "rune", "int64", "int", "uint8", "byte", "uint16",

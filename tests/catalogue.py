@@ -61,7 +61,9 @@ def _go_namespace() -> dict:
         ns["sig"] = ns["sigproc"].NewSignal(5)                # a Go exporter of float64 samples
     if "gopkg" in ns:
         make = ns["gopkg"].Float64s
-        ns["gs"] = getattr(make, "__self__", make)(4)         # a Go []float64, as gopy's path hands it over
+        make = getattr(make, "__self__", make)                # the entry's gopy path (memview's wrapper),
+        make = getattr(make, "__wrapped__", make)             # and gopy's own function within it
+        ns["gs"] = make(4)                                    # a Go []float64, as gopy hands it over
     return ns
 
 

@@ -75,7 +75,7 @@ def test_which_parameters_take_memory():
     assert gopyext.binding(fn) == {"params": ["x", "a", "n", "s", "b", "m"],
                                    "memory": {0: "float64", 1: "array", 4: "byte"}, "handles": {},
                                    "callables": {}, "variadic": False, "go_run": False, "error_only": True,
-                                   "copy_ro": [0, 4], "errors": []}  # not analysed: read-only buffers go as copies
+                                   "copy_ro": [0, 4], "errors": [], "result": None}  # not analysed: read-only buffers go as copies
     fn["params"][4]["readonly"] = "store"  # a store found: refused
     assert gopyext.binding(fn)["copy_ro"] == [0]
     # By handle: what gopy passes as x.handle (gopysig's "handle"), but memory lent;
@@ -88,7 +88,7 @@ def test_which_parameters_take_memory():
     assert gopyext.binding(typed) == {"params": ["p", "x", "f", "rest"], "memory": {1: "float64"},
                                       "handles": {0: "*example.com/p.Point", 3: "io.Reader"},
                                       "callables": {2: "func(int) int"}, "variadic": True, "go_run": True,
-                                      "error_only": False, "copy_ro": [1], "errors": []}
+                                      "error_only": False, "copy_ro": [1], "errors": [], "result": None}
     variadic = {"params": [{"name": "xs", "type": "[]float64"}], "results": [], "variadic": True}
     assert gopyext.binding(variadic) is None  # gopy passes *args there
     plain = {"params": [{"name": "n", "type": "int"}], "results": ["float64", "error"], "variadic": False}
@@ -97,6 +97,9 @@ def test_which_parameters_take_memory():
     takes_error = {"params": [{"name": "n", "type": "int"}, {"name": "err", "type": "error"}],
                    "results": ["int"], "variadic": False}
     assert gopyext.binding(takes_error)["errors"] == [1]
+    # a []T or []string result: an array or a list on gopy's path too
+    assert gopyext.binding({**plain, "results": ["[]float64"]})["result"] == "array"
+    assert gopyext.binding({**plain, "results": ["[]string", "error"]})["result"] == "list"
 
 
 def test_edits_fail_loudly_when_gopy_output_changes(tmp_path):

@@ -29,12 +29,6 @@ _SAME_SLICE = {"byte": ("byte", "uint8"), "uint8": ("byte", "uint8"),
                "rune": ("rune", "int32"), "int32": ("rune", "int32")}
 
 
-# gopy's classes of the Go slices a memview array views (go.Slice_float64, ...)
-_NUMERIC_SLICES = frozenset(f"Slice_{t}" for t in ("bool", "int8", "int16", "int32", "rune", "int64", "int", "uint8",
-                                                     "byte", "uint16", "uint32", "uint64", "uint", "float32",
-                                                     "float64", "complex64", "complex128"))
-
-
 def from_go(obj, writable: int):
     """An array over the memory of a Go value gopy holds for obj (a slice, a
     *memview.Array or a memview.Exporter); writable is -1, 0 or 1 as for
@@ -156,6 +150,7 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
     callables = tuple((int(i) + first, params[int(i)], t) for i, t in sorted(spec.get("callables", {}).items()))
     errors = tuple((i + first, params[i]) for i in spec.get("errors", ()))
     error_only = spec["error_only"]
+    result_kind = spec.get("result")  # "array" for a []T result, "list" for a []string
     # gopy's goRun flag, of a function without results: after the parameters, or
     # keyword-only after a variadic one.
     go_run = (len(params) + first) if spec.get("go_run") and not spec.get("variadic") else None
@@ -225,10 +220,8 @@ def _wrap(fn, spec: dict, qualname: str, first: int):
         # gopy returns "" from a function whose only result is an error that is nil.
         if error_only:
             return None
-        if isinstance(result, GoClass) and type(result).__name__ in _NUMERIC_SLICES:
-            return from_go(result, -1)  # a []T result is a memview array, as on the fast path
-        if isinstance(result, GoClass) and type(result).__name__ == "Slice_string":
-            return list(result)  # a []string a list of str, as on the fast path
+        if result_kind is not None and isinstance(result, GoClass):  # as on the fast path
+            return from_go(result, -1) if result_kind == "array" else list(result)
         return result
 
     call.__name__ = fn.__name__
